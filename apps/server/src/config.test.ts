@@ -125,6 +125,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'live-secret-typo' }, brokers)).not.toThrow(/live-secret-typo/);
   });
 
+  it("never echoes a URL's user and password in its error (a typo in SMTP_URL, DATABASE_URL, a broker's URL)", () => {
+    const refused = (env: Record<string, string>, names = brokers) => {
+      try {
+        loadConfig(env, names);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(refused({ SMTP_URL: 'smpt://mailer:hunter2@mail.example:587' })).toBe(
+      'SMTP_URL: must start with smtp:// or smtps:// (got "smpt://***@mail.example:587")',
+    );
+    expect(refused({ DATABASE_URL: 'postgress://app:p@ss:w/rd@db.example/router' })).toBe(
+      'DATABASE_URL: must start with postgres:// or postgresql:// (got "postgress://***@db.example/router")',
+    );
+    expect(refused({ RITHMIC_BASE_URL: 'ftp://user:hunter2@gateway.example' }, [...brokers, 'rithmic'])).toBe(
+      'RITHMIC_BASE_URL: must be an http(s) or ws(s) URL (got "ftp://***@gateway.example")',
+    );
+    expect(refused({ SMTP_URL: 'mail.example' })).toContain('(got "mail.example")');
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }, brokers).PORT).toBe(3000);
   });

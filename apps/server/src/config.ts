@@ -253,6 +253,16 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/**
+ * A refused value as its error shows it (on the console, in a log): a malformed secret may still
+ * be a real one, never echoed; nor the user and password of a URL (SMTP_URL, DATABASE_URL, a
+ * broker's base URL), everything before its last `@`.
+ */
+function shown(name: string, raw: string | undefined): string {
+  if (/SECRET|_KEY$/.test(name)) return 'value hidden';
+  return `got ${JSON.stringify(raw?.replace(/^([a-z][a-z0-9+.-]*:\/*)?.*@/is, '$1***@'))}`;
+}
+
 const BROKER_VARIABLE = /^([A-Z0-9_]+?)_(CLIENT_ID|CLIENT_SECRET|BASE_URL)$/;
 const NOT_BROKERS = new Set(['GOOGLE', 'APPLE']);
 
@@ -263,9 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, brokerNames: readonly string[
     const raw = env[name] === '' ? undefined : env[name];
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
-      // A malformed secret may still be a real one: never echo it.
-      const got = /SECRET|_KEY$/.test(name) ? 'value hidden' : `got ${JSON.stringify(raw)}`;
-      throw new ConfigError(`${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'} (${got})`);
+      throw new ConfigError(`${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'} (${shown(name, raw)})`);
     }
     base[name] = parsed.data;
   }
@@ -279,7 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, brokerNames: readonly string[
       throw new ConfigError(`${name}: unknown broker ${broker.toLowerCase()} (known: ${brokerNames.join(', ')})`);
     }
     if (kind === 'BASE_URL' && !brokerUrl.safeParse(value).success) {
-      throw new ConfigError(`${name}: must be an http(s) or ws(s) URL (got ${JSON.stringify(value)})`);
+      throw new ConfigError(`${name}: must be an http(s) or ws(s) URL (${shown(name, value)})`);
     }
     const entry: BrokerConfig = brokers[broker.toLowerCase()] ?? {};
     brokers[broker.toLowerCase()] = entry;

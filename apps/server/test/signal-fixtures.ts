@@ -92,7 +92,7 @@ export async function eventually(check: () => Promise<boolean>, ms = 3_000): Pro
 }
 
 /** `reading`: slow as `slow`, after a read that changes nothing (IBKR's close waiting for its live orders). */
-export type FlakyMode = 'fill' | 'slow' | 'reading' | 'unknown' | 'lost' | 'refuse' | 'auth';
+export type FlakyMode = 'fill' | 'slow' | 'reading' | 'unknown' | 'lost' | 'refuse' | 'auth' | 'echo';
 
 export interface FlakyBroker {
   broker: Broker;
@@ -167,7 +167,7 @@ export function flakyBroker(options: { name?: string; knows?: FlakyLookup } = {}
     async connect() {
       return { secrets: { token: 'secret' }, accounts: [{ id: 'F-1', name: 'Flaky account', demo: false }] };
     },
-    async placeOrder(_ctx, _session, { clientOrderId, order }) {
+    async placeOrder(_ctx, session, { clientOrderId, order }) {
       handle.calls.placeOrder += 1;
       terms.set(clientOrderId, termsOf(order));
       switch (handle.mode) {
@@ -185,6 +185,13 @@ export function flakyBroker(options: { name?: string; knows?: FlakyLookup } = {}
           throw new BrokerError('InsufficientFunds', FLAKY_TITLE, 'insufficient buying power');
         case 'auth':
           throw new BrokerError('AuthenticationError', FLAKY_TITLE, 'token revoked');
+        case 'echo':
+          // A broker answering a bad request with the request's own headers.
+          throw new BrokerError(
+            'InvalidOrder',
+            FLAKY_TITLE,
+            `bad request (Authorization: Bearer ${session.secrets.token})`,
+          );
         default:
           return keep(clientOrderId);
       }

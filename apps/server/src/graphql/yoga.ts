@@ -31,6 +31,8 @@ export function registerGraphQL(app: FastifyInstance, services: Services, authen
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
+      // Answers carry the caller's data: no shared proxy (GET queries) or back-forward cache keeps them.
+      reply.header('cache-control', 'no-store');
       // A JSON body with nothing in it (`{}`, `[]`, `null`, `0`, `false`) or a bare string: Yoga
       // would read the body again, from the stream Fastify has consumed, and answer "invalid JSON"
       // with the parser's internal error. It is no operation: the caller is told so.

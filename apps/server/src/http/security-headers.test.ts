@@ -42,6 +42,16 @@ describe('security headers', () => {
     expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 
+  it.each([
+    { name: 'GraphQL by POST', method: 'POST' as const, url: '/graphql', payload: { query: '{ health }' } },
+    { name: 'GraphQL by GET', method: 'GET' as const, url: '/graphql?query=%7B%20health%20%7D' },
+    { name: 'a refused GraphQL body', method: 'POST' as const, url: '/graphql', payload: {} },
+    { name: 'the REST API, refused', method: 'GET' as const, url: '/api/v1/accounts' },
+  ])('forbid any cache to keep $name (user data)', async (request) => {
+    const res = await http.app.inject(request);
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
   it('allow no inline script or style, and only the third parties the app uses', async () => {
     const res = await http.app.inject({ method: 'GET', url: '/healthz' });
     const csp = directives(res.headers['content-security-policy'] as string);

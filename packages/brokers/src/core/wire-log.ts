@@ -4,6 +4,7 @@
 // no adapter passes it along. Nothing secret is kept: credential headers are left out; values
 // under secret-looking names and every known secret value (the session's) become '[redacted]'.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { BrokerError, isBrokerError } from './errors.ts';
 
 /** One request as sent to the broker, redacted. */
 export interface BrokerWireRequest {
@@ -26,6 +27,12 @@ export interface WireLog {
    * adapter may send without recording) or once any other one was.
    */
   sentOnlyReads(): boolean;
+  /**
+   * `error` with the call's secrets redacted from its broker message: a broker that echoes the
+   * request (its credentials) in its error must not put them in the answer, the activity or a
+   * notification. The same error when it holds none.
+   */
+  redactError(error: unknown): unknown;
 }
 
 interface OpenLog extends WireLog {
@@ -157,6 +164,20 @@ class CallLog implements OpenLog {
 
   sentOnlyReads(): boolean {
     return this.#sent > 0 && !this.#changing;
+  }
+
+  redactError(error: unknown): unknown {
+    if (!isBrokerError(error)) return error;
+    const known = this.#secrets.filter((secret) => secret.length >= MIN_SECRET_CHARS);
+    const message = scrubText(error.brokerMessage, known);
+    if (message === error.brokerMessage) return error;
+    const { cause, outcomeUnknown, retryAfter, brokerOrderId } = error;
+    return new BrokerError(error.kind, error.brokerTitle, message, {
+      cause,
+      outcomeUnknown,
+      retryAfter,
+      brokerOrderId,
+    });
   }
 
   run<T>(work: () => Promise<T>): Promise<T> {

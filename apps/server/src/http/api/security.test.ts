@@ -109,7 +109,10 @@ describe.each(ROUTES)('$method route', (route) => {
       expect(refused.status, scope).toBe(403);
       expect(refused.body).toEqual({ status: 'ForbiddenError', message: `This token lacks the scope ${route.scope}` });
     }
-    expect((await api(server, token, route.method, route.path(ids), route.body)).status).toBe(route.ok);
+    const served = await api(server, token, route.method, route.path(ids), route.body);
+    expect(served.status).toBe(route.ok);
+    // The user's data: no shared proxy or browser cache may keep it.
+    expect(served.headers.get('cache-control')).toBe('no-store');
   });
 
   it(`${name(route)}: another user's account or order is not found, and stays as it was`, async () => {

@@ -22,10 +22,13 @@ import { storableJson } from '../signals/activity-writer.ts';
 
 export { notificationEventCtes } from '../../db/repositories/notification-outbox.repository.ts';
 
-/** The hook a signal came through. */
+/**
+ * The hook a signal came through: its key and name identify it. Never its shortKey: that is the
+ * webhook URL's secret, which places orders, and events leave the product (receivers' logs,
+ * forwarded mails).
+ */
 export interface EventHook {
   key: string;
-  shortKey?: string;
   name: string;
 }
 

@@ -50,7 +50,7 @@ describe('eventMail', () => {
       type: 'signal.refused',
       at,
       data: {
-        hook: { key: 'h1', shortKey: 's1', name: 'Swing' },
+        hook: { key: 'h1', name: 'Swing' },
         connectorKey: 'c1',
         providerName: 'alpaca',
         accountId: 'PA-1',

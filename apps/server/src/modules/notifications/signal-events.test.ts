@@ -12,6 +12,7 @@ import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
 import { orderEventTypesSql } from '../../db/repositories/signal-events.sql.ts';
 import { deactivateConnector } from '../connectors/index.ts';
+import { type EventHook, emitEventsOn } from './events.ts';
 
 let t: TestApp;
 let sink: SmtpSink;
@@ -108,7 +109,7 @@ describe('notifications of the signal path', () => {
     expect(placed?.verifyError).toBeNull();
     expect(placed?.payload?.data).toMatchObject({
       signalId,
-      hook: { key: trader.hook.key, shortKey: trader.shortKey, name: 'Main' },
+      hook: { key: trader.hook.key, name: 'Main' },
       connectorKey: trader.connector.key,
       providerName: 'flaky',
       accountId: 'F-1',
@@ -149,6 +150,52 @@ describe('notifications of the signal path', () => {
     expect(Object.keys(rejected?.payload?.data ?? {}).sort()).toEqual(ORDER_EVENT_KEYS);
     const text = (await mail('Order rejected: BUY 2 AAPL on Flaky Broker')).text;
     expect(text).toContain('Message: Flaky Broker: insufficient buying power');
+  });
+
+  it("never sends the webhook URL's key (it places orders): in no webhook, in no mail", async () => {
+    const { trader, receiver, webhooks, mail, refused } = await desk('secret');
+    // An event queued before the key was left out (stored with it) goes without it too.
+    const hook = { key: trader.hook.key, shortKey: trader.shortKey, name: 'Main' } as EventHook;
+    await emitEventsOn(t.services.db.$client, [
+      { userId: trader.userId, type: 'signal.refused', data: { hook, reason: 'refused', message: 'queued before' } },
+    ]);
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    await refused({ ...BUY, quantity: 2 });
+    await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'hold', quantity: 1 });
+    const told = [
+      ...(await webhooks('order.placed')),
+      ...(await webhooks('order.rejected')),
+      ...(await webhooks('signal.refused', 2)),
+    ];
+    for (const webhook of told) expect(webhook.payload?.data.hook).toEqual({ key: trader.hook.key, name: 'Main' });
+    await mail('Order placed');
+    await mail('Order rejected');
+    await mail('Signal refused');
+    for (const webhook of receiver.received) expect(webhook.body).not.toContain(trader.shortKey);
+    const mails = sink.mails.filter((m) => m.to.includes('secret-desk@example.com'));
+    expect(mails.length).toBeGreaterThanOrEqual(4);
+    for (const sent of mails) expect(`${sent.subject}\n${sent.text}`).not.toContain(trader.shortKey);
+  });
+
+  it("never passes on the connection's secret a broker echoed in its error: answer, activity, webhook, mail", async () => {
+    const { trader, receiver, webhooks, mail } = await desk('echo');
+    flaky.mode = 'echo';
+    const res = await postSignal(t, trader.shortKey, BUY).finally(() => {
+      flaky.mode = 'fill';
+    });
+    const told = 'Flaky Broker: bad request (Authorization: Bearer [redacted])';
+    expect(res.json()).toEqual({ status: 'ExecutionError', message: told });
+    const [rejected] = await webhooks('order.rejected');
+    expect(rejected?.payload?.data.message).toBe(told);
+    expect((await mail('Order rejected')).text).toContain(`Message: ${told}`);
+    await t.app.signalRuntime.writer.flush();
+    const { rows } = await t.services.db.$client.query('select metadata::text as m from actions where user_id = $1', [
+      trader.userId,
+    ]);
+    // The flaky connection's secret is the word "secret".
+    for (const text of [...rows.map((row) => String(row.m)), ...receiver.received.map((r) => r.body)]) {
+      expect(text).not.toContain('Bearer secret');
+    }
   });
 
   it('tells the low mark once, not again when a rejected order gave its credit back', async () => {
@@ -230,7 +277,7 @@ describe('notifications of the signal path', () => {
     const [invalid] = await webhooks('signal.refused');
     expect(invalid?.payload?.data).toMatchObject({
       reason: 'invalid',
-      hook: { shortKey: trader.shortKey },
+      hook: { key: trader.hook.key, name: 'Main' },
       accountId: 'F-1',
     });
     expect(String(invalid?.payload?.data.message)).toMatch(/^action: /);

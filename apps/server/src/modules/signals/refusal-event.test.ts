@@ -28,7 +28,7 @@ describe('refusalReason', () => {
       isTest: false,
     } as HookEntry;
     expect(refusalEvent(entry, ruleRefused('maxQuantity', 'quantity: above 10'))?.data).toEqual({
-      hook: { key: 'hk', shortKey: 'sk', name: 'Main' },
+      hook: { key: 'hk', name: 'Main' },
       connectorKey: 'ck',
       providerName: 'paper',
       accountId: 'A-1',

@@ -75,7 +75,8 @@ export function send(rt: SignalRuntime, s: Signal, deadlineAt: number): Promise<
         .then((result) => fromResult(s.id, entry.title, result));
     },
     { signal: controller.signal },
-  ).catch((error: unknown) => {
+  ).catch((thrown: unknown) => {
+    const error = s.wire ? s.wire.redactError(thrown) : thrown;
     if (s.state === 'accepted') return refused(error);
     if (!controller.signal.aborted) {
       reportBrokerFailure(rt.services, error, entry.providerName, { signalId: s.id }, 'broker call failed');
