@@ -132,6 +132,12 @@ describe('events of later findings', () => {
       async () =>
         (await pool.query(`select 1 from signals where id = $1 and status = 'unknown'`, [answered])).rowCount === 1,
     );
+    // Its entry is written by the activity batch (every 200 ms); reconcile(0) must not pass before it
+    // (in use, reconciliation waits HOOK_RECONCILE_AFTER_MS, 35 s), or the answered one is taken for unlogged.
+    await eventually(
+      async () =>
+        (await pool.query(`select 1 from actions where metadata ->> 'signalId' = $1`, [answered])).rowCount === 1,
+    );
     await t.app.signalRuntime.reconcile(0);
     await eventually(async () => told('crashFilled00000001').length === 2 && told('crashLost000000001').length === 1);
     const entries = async (signalId: string) =>
