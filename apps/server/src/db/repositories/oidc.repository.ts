@@ -1,6 +1,6 @@
 // oidc-provider's storage (modules/oauth/adapter.ts speaks the library's adapter contract over
 // these), plus the per-user and per-application views of its grants.
-import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { oidcPayloads, userApps } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 
@@ -93,13 +93,29 @@ export async function revokeOidcByGrantId(db: Executor, kind: string, grantId: s
   await db.delete(oidcPayloads).where(and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.grantId, grantId)));
 }
 
-/** Deletes expired rows (codes, tokens, interactions); the provider never reads them again. */
-export async function sweepExpiredOidc(db: Executor): Promise<number> {
-  const rows = await db
-    .delete(oidcPayloads)
-    .where(lte(oidcPayloads.expiresAt, sql`now()`))
-    .returning({ id: oidcPayloads.id });
-  return rows.length;
+/** The models issued under a grant, which end with it. */
+const GRANT_TOKENS = sql`('AuthorizationCode', 'AccessToken', 'RefreshToken')`;
+
+/**
+ * Deletes up to `limit` rows the provider never reads again: expired rows (codes, tokens,
+ * interactions, grants) and the tokens of a grant that has ended (expired or gone), spent refresh
+ * tokens among them. A spent refresh token of a live grant is kept until it expires: presented
+ * again, it ends the grant (reuse detection, provider.ts). Returns how many went.
+ */
+export async function sweepExpiredOidc(db: Executor, limit: number): Promise<number> {
+  const { rowCount } = await db.execute(sql`
+    with doomed as (
+      (select kind, id from oidc_payloads where expires_at <= now() limit ${limit})
+      union
+      (select t.kind, t.id from oidc_payloads t
+       where t.kind in ${GRANT_TOKENS} and t.grant_id is not null
+         and not exists (
+           select 1 from oidc_payloads g
+           where g.kind = 'Grant' and g.id = t.grant_id and (g.expires_at is null or g.expires_at > now()))
+       limit ${limit})
+    )
+    delete from oidc_payloads p using doomed d where p.kind = d.kind and p.id = d.id`);
+  return rowCount ?? 0;
 }
 
 export interface GrantRow {

@@ -4,6 +4,7 @@
 // credit), lists page with cursors, cancel and holdings reach the paper broker.
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { MAX_BODY_LENGTH, normalizeOrder, rawOrderSchema } from '@router/orders';
+import { API_SCOPE_NAMES } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiTrader, oauthAccessToken } from '../../../test/api.ts';
 import { bearer, gql } from '../../../test/identity.ts';
@@ -558,13 +559,30 @@ describe('real answers against the document', () => {
     expect((await call(alice.apiToken, 'GET', '/api/v1/accounts/{id}/balances', { id: 'bm9uZQo' })).status).toBe(404);
   });
 
-  it('answers 403 to a token without the route’s scope', async () => {
+  it('answers 403 on every route to a token with every scope but the one the document names for it', async () => {
     const { trader: alice, account } = await traderWithAccount('scopes@example.test');
-    const { app } = await professionalWithApp(server, 'dev@example.test');
-    const token = await oauthAccessToken(server, app, alice.token, 'accounts:read');
-    const refused = await call(token, 'GET', '/api/v1/accounts/{id}/orders', { id: account });
-    expect(refused.body).toEqual({ status: 'ForbiddenError', message: 'This token lacks the scope orders:read' });
-    expect(refused.status).toBe(403);
+    const { app } = await professionalWithApp(server, 'scopes-dev@example.test');
+    const lacking = new Map<string, string>();
+    for (const scope of API_SCOPE_NAMES) {
+      const others = API_SCOPE_NAMES.filter((other) => other !== scope).join(' ');
+      lacking.set(scope, await oauthAccessToken(server, app, alice.token, others));
+    }
+    const ids = { id: account, orderId: 'nope' };
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const security = (op as { security: Array<{ oauth2?: string[] }> }).security;
+        const scope = security.find((entry) => entry.oauth2)?.oauth2?.[0] ?? '';
+        const init = method === 'post' ? { body: { symbol: 'AAPL', action: 'buy', quantity: 1 } } : {};
+        const refused = await call(lacking.get(scope) ?? '', method, path, ids, init);
+        expect({ status: refused.status, body: refused.body }, `${method} ${path}`).toEqual({
+          status: 403,
+          body: { status: 'ForbiddenError', message: `This token lacks the scope ${scope}` },
+        });
+        expect(refused.headers.get('www-authenticate')).toBe(
+          `Bearer realm="api", error="insufficient_scope", scope="${scope}"`,
+        );
+      }
+    }
   });
 
   it('answers every route’s documented errors in the documented shape', async () => {

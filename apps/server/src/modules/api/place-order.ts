@@ -7,7 +7,7 @@ import { API_STATUSES, type ApiOrder } from '@router/shared/api';
 import { newKey, newShortKey } from '../../crypto/random.ts';
 import { findUserSignal } from '../../db/repositories/api-orders.repository.ts';
 import { insertApiHook, selectApiHookForSignal } from '../../db/repositories/hooks.repository.ts';
-import type { ApiStatus } from '../../errors.ts';
+import { type ApiStatus, UNAVAILABLE_RETRY_AFTER_S } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { brokerAppError } from '../connectors/broker-error.ts';
 import { type HookEntry, toHookEntry } from '../hooks/index.ts';
@@ -59,7 +59,7 @@ const apiStatus = (value: unknown): ApiStatus => API_STATUSES.find((status) => s
 /**
  * A refusal as the REST API answers it: a broker's failure by the one mapping its other routes use
  * (its rate limit 429 with Retry-After, its outage 503), where the hook answers 400 (SPEC §8);
- * the signal path's own refusals as they are.
+ * the signal path's own refusals as they are, its 503 (the database failing) with Retry-After.
  */
 function refusalOf(answer: Answer): Exclude<PlaceOrderResult, { order: ApiOrder }> {
   if (answer.brokerError) {
@@ -68,7 +68,10 @@ function refusalOf(answer: Answer): Exclude<PlaceOrderResult, { order: ApiOrder 
     return { statusCode: error.mapping.http, error: error.toBody(), ...(retryAfterS ? { retryAfterS } : {}) };
   }
   const { status, message } = answer.body;
-  return { statusCode: answer.statusCode, error: { status: apiStatus(status), message: String(message) } };
+  const error = { status: apiStatus(status), message: String(message) };
+  // Every 503 of the API says when to try again (its document's Retry-After), as the error handler's do.
+  if (answer.statusCode === 503) return { statusCode: 503, error, retryAfterS: UNAVAILABLE_RETRY_AFTER_S };
+  return { statusCode: answer.statusCode, error };
 }
 
 export async function placeApiOrder(
