@@ -24,7 +24,11 @@ const RETRY_AFTER_MS = 1_000;
 /** Entries (and events) kept through an outage at most; the oldest go first beyond it. */
 const MAX_HELD = 5_000;
 const MAX_REQUEST_TEXT = 8_192;
-/** A refusal before the body is read (hook or connector off) is told once a minute per hook. */
+/**
+ * A refusal before the body is read (hook or connector off, rate limit, body too large) is told
+ * once a minute per hook and reason (and message): one reason never hides another (the connection
+ * switched off right after a 429) within that minute. In process: each instance tells it once.
+ */
 const QUIET_MS = 60_000;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
@@ -90,8 +94,8 @@ function metadataJson(metadata: Record<string, unknown>): string {
 export class ActivityWriter {
   #actions: PendingAction[] = [];
   #events: NotificationEvent[] = [];
-  /** hookId → when its last unread refusal was told (a switched-off hook may be flooded). */
-  #quiet = new Map<number, number>();
+  /** `hookId reason message` → when that unread refusal was last told (a switched-off hook may be flooded). */
+  #quiet = new Map<string, number>();
   #touched = new Map<number, Date>();
   #timer: NodeJS.Timeout | undefined;
   /** The last batch failed for an outage: flushes wait for the retry timer. */
@@ -139,15 +143,18 @@ export class ActivityWriter {
 
   /**
    * Queues a notification event, written with the entries queued with it. `unread`: a refusal
-   * with no entry of its own, told at most once a minute per hook.
+   * with no entry of its own, told at most once a minute per hook and reason.
    */
   notify(event: NotificationEvent, unread?: { hookId: number }): void {
     if (unread) {
       const now = Date.now();
-      const last = this.#quiet.get(unread.hookId);
+      // Its reason and message: 'refused' alone covers a 429 and a dropped account.
+      const why = event.type === 'signal.refused' ? `${event.data.reason} ${event.data.message}` : event.type;
+      const key = `${unread.hookId} ${why}`;
+      const last = this.#quiet.get(key);
       if (last !== undefined && now - last < QUIET_MS) return;
       if (this.#quiet.size >= 10_000) this.#quiet.clear();
-      this.#quiet.set(unread.hookId, now);
+      this.#quiet.set(key, now);
     }
     // Stamped now: the batch (or, through an outage, a later one) writes it after it happened.
     this.#events.push(event.at ? event : { ...event, at: new Date() });
