@@ -101,6 +101,8 @@ export class ActivityWriter {
   /** The last batch failed for an outage: flushes wait for the retry timer. */
   #holding = false;
   #closed = false;
+  /** Handed to (handTo): what comes later (an invalid count's deactivation entry) goes there. */
+  #forward: ActivityWriter | undefined;
   #flushing: Promise<void> = Promise.resolve();
   readonly #pool: pg.Pool;
   readonly #log: Logger;
@@ -146,6 +148,7 @@ export class ActivityWriter {
    * with no entry of its own, told at most once a minute per hook and reason.
    */
   notify(event: NotificationEvent, unread?: { hookId: number }): void {
+    if (this.#forward) return this.#forward.notify(event, unread);
     if (unread) {
       const now = Date.now();
       // Its reason and message: 'refused' alone covers a 429 and a dropped account.
@@ -161,8 +164,43 @@ export class ActivityWriter {
     this.#schedule();
   }
 
+  /**
+   * A writer that writes nothing itself: its taker writes what it was given (`take`) in a
+   * transaction of its own, or hands it to the batched writer (`handTo`). A queued signal's
+   * refusal is written with its claim's end (queue-sweeper.ts): told once, though the claim dies.
+   */
+  static held(pool: pg.Pool, log: Logger): ActivityWriter {
+    const writer = new ActivityWriter(pool, log);
+    writer.#closed = true;
+    return writer;
+  }
+
+  /** The entries and events queued, as insertActions' arguments; they leave this writer. */
+  take(): { rows: ActionRow[]; events: string } {
+    const rows = this.#actions.map((row): ActionRow => ({ ...row, metadata: metadataJson(row.metadata) }));
+    const events = eventsJson(this.#events);
+    this.#actions = [];
+    this.#events = [];
+    return { rows, events };
+  }
+
+  /** Hands what is queued here, and what comes later, to `writer`, written by its next batch. */
+  handTo(writer: ActivityWriter): void {
+    this.#forward = writer;
+    for (const row of this.#actions) writer.action(row);
+    for (const event of this.#events) writer.notify(event);
+    for (const [hookId, at] of this.#touched) {
+      const last = writer.#touched.get(hookId);
+      if (!last || last < at) writer.#touched.set(hookId, at);
+    }
+    this.#actions = [];
+    this.#events = [];
+    this.#touched = new Map();
+  }
+
   /** Queues an entry; serialized when written (off the hot path). */
   action(row: PendingAction): void {
+    if (this.#forward) return this.#forward.action(row);
     this.#actions.push(row);
     this.#schedule();
   }
