@@ -148,7 +148,10 @@ export class ActivityWriter {
    * with no entry of its own, told at most once a minute per hook and reason.
    */
   notify(event: NotificationEvent, unread?: { hookId: number }): void {
-    if (this.#forward) return this.#forward.notify(event, unread);
+    if (this.#forward) {
+      this.#forward.notify(event, unread);
+      return;
+    }
     if (unread) {
       const now = Date.now();
       // Its reason and message: 'refused' alone covers a 429 and a dropped account.
@@ -200,7 +203,10 @@ export class ActivityWriter {
 
   /** Queues an entry; serialized when written (off the hot path). */
   action(row: PendingAction): void {
-    if (this.#forward) return this.#forward.action(row);
+    if (this.#forward) {
+      this.#forward.action(row);
+      return;
+    }
     this.#actions.push(row);
     this.#schedule();
   }
