@@ -100,9 +100,16 @@ export async function cancelApiOrder(
   userId: number,
   orderId: string,
 ): Promise<ApiOrder> {
-  const row = await requireOrder(services, userId, orderId);
-  // Answered by this process, its outcome being written: the answer tells what the broker has.
-  const given = await answered(signals, row);
+  let row = await requireOrder(services, userId, orderId);
+  // Answered by this process with what the broker said, its outcome being written: that write
+  // comes first (it tells order.placed, which it would not do from 'canceled'), then the cancel,
+  // from its status. An answer given at the deadline (still placing) is refused below.
+  let given = await answered(signals, row);
+  if (given && given.status !== 'placing') {
+    await signals.inFlight.settled(row.id);
+    row = await requireOrder(services, userId, orderId);
+    given = await answered(signals, row);
+  }
   const status = given?.status ?? row.status;
   if (FINAL.has(status)) throw new AppError('EXECUTION', `Order is ${status}: there is nothing to cancel`);
   if (status === 'placing') throw new AppError('EXECUTION', 'Order is still being placed: try again shortly');

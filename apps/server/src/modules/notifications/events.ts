@@ -8,7 +8,7 @@
 //     (paper.repository.ts), through db/repositories/signal-events.sql.ts;
 //   signal.refused — modules/signals/refusal-event.ts, written with the refusal's activity entry
 //     (a signal over the hook's rate limit or a body too large to read: hook/receive.ts, no entry,
-//     once a minute per hook);
+//     once a minute per hook and reason);
 //   credits.low, credits.exhausted — where the balance goes down: the hook's store statement
 //     (signals.repository.ts) and modules/accounts/credits.ts, by the rule of credit-events.ts;
 //   connector.expiring — the notification worker (notification-maintenance.repository.ts

@@ -1,12 +1,13 @@
 // The activity writer's batch (activity entries with the signal.refused events among them) when
-// the database cannot take it for a moment: kept and written by a later flush, not dropped.
+// the database cannot take it for a moment: kept and written by a later flush, not dropped. Its
+// once-a-minute limit on refusals with no entry is per hook and reason: one never hides another.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
 import { ActivityWriter } from './activity-writer.ts';
-import { ruleRefused } from './answers.ts';
+import { CONNECTOR_INACTIVE, ruleRefused, TOO_MANY } from './answers.ts';
 import { refusalEvent } from './refusal-event.ts';
 
 let t: TestApp;
@@ -50,7 +51,7 @@ describe('the activity writer', () => {
         `select data, created_at from notification_events where user_id = $1 and type = 'signal.refused'`,
         [trader.userId],
       );
-      expect(events.rows.map((r) => r.data.message)).toEqual(['Webhooks are paused: outage test']);
+      expect(events.rows.map((r) => r.data.message).sort()).toEqual(['Webhooks are paused: outage test']);
       // The event's time (its webhook's `timestamp`) is when the signal was refused, not when the
       // kept batch was written.
       expect(events.rows[0]?.created_at.getTime()).toBeLessThan(retried.getTime());
@@ -63,5 +64,30 @@ describe('the activity writer', () => {
       locker.release();
       await pool.end();
     }
+  });
+
+  it('tells each reason of a refusal with no entry once a minute: a 429 hides no switched-off connection', async () => {
+    const trader = await setupTrader(t, 'writer-quiet@example.com');
+    await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+      email: 'writer-quiet@example.com',
+    });
+    const entry = await t.app.signalRuntime.hooks.get(trader.shortKey);
+    if (!entry) throw new Error('hook not found');
+    const writer = new ActivityWriter(t.services.db.$client, t.services.log);
+    const tell = (answer: Parameters<typeof refusalEvent>[1]) => {
+      const event = refusalEvent(entry, answer);
+      if (!event) throw new Error('no event');
+      writer.notify(event, entry);
+    };
+    // A flood over the rate limit, then the connection switched off within the same minute.
+    for (let i = 0; i < 3; i++) tell(TOO_MANY);
+    for (let i = 0; i < 3; i++) tell(CONNECTOR_INACTIVE);
+    await writer.flush();
+    const events = await t.services.db.$client.query<{ data: { reason: string; message: string } }>(
+      `select data from notification_events where user_id = $1 and type = 'signal.refused'`,
+      [trader.userId],
+    );
+    const told = events.rows.map((r) => r.data.message);
+    expect(told.sort()).toEqual([CONNECTOR_INACTIVE.body.message, TOO_MANY.body.message].sort());
   });
 });

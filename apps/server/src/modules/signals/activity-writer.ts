@@ -24,7 +24,11 @@ const RETRY_AFTER_MS = 1_000;
 /** Entries (and events) kept through an outage at most; the oldest go first beyond it. */
 const MAX_HELD = 5_000;
 const MAX_REQUEST_TEXT = 8_192;
-/** A refusal before the body is read (hook or connector off) is told once a minute per hook. */
+/**
+ * A refusal before the body is read (hook or connector off, rate limit, body too large) is told
+ * once a minute per hook and reason (and message): one reason never hides another (the connection
+ * switched off right after a 429) within that minute. In process: each instance tells it once.
+ */
 const QUIET_MS = 60_000;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
@@ -90,13 +94,15 @@ function metadataJson(metadata: Record<string, unknown>): string {
 export class ActivityWriter {
   #actions: PendingAction[] = [];
   #events: NotificationEvent[] = [];
-  /** hookId → when its last unread refusal was told (a switched-off hook may be flooded). */
-  #quiet = new Map<number, number>();
+  /** `hookId reason message` → when that unread refusal was last told (a switched-off hook may be flooded). */
+  #quiet = new Map<string, number>();
   #touched = new Map<number, Date>();
   #timer: NodeJS.Timeout | undefined;
   /** The last batch failed for an outage: flushes wait for the retry timer. */
   #holding = false;
   #closed = false;
+  /** Handed to (handTo): what comes later (an invalid count's deactivation entry) goes there. */
+  #forward: ActivityWriter | undefined;
   #flushing: Promise<void> = Promise.resolve();
   readonly #pool: pg.Pool;
   readonly #log: Logger;
@@ -139,23 +145,68 @@ export class ActivityWriter {
 
   /**
    * Queues a notification event, written with the entries queued with it. `unread`: a refusal
-   * with no entry of its own, told at most once a minute per hook.
+   * with no entry of its own, told at most once a minute per hook and reason.
    */
   notify(event: NotificationEvent, unread?: { hookId: number }): void {
+    if (this.#forward) {
+      this.#forward.notify(event, unread);
+      return;
+    }
     if (unread) {
       const now = Date.now();
-      const last = this.#quiet.get(unread.hookId);
+      // Its reason and message: 'refused' alone covers a 429 and a dropped account.
+      const why = event.type === 'signal.refused' ? `${event.data.reason} ${event.data.message}` : event.type;
+      const key = `${unread.hookId} ${why}`;
+      const last = this.#quiet.get(key);
       if (last !== undefined && now - last < QUIET_MS) return;
       if (this.#quiet.size >= 10_000) this.#quiet.clear();
-      this.#quiet.set(unread.hookId, now);
+      this.#quiet.set(key, now);
     }
     // Stamped now: the batch (or, through an outage, a later one) writes it after it happened.
     this.#events.push(event.at ? event : { ...event, at: new Date() });
     this.#schedule();
   }
 
+  /**
+   * A writer that writes nothing itself: its taker writes what it was given (`take`) in a
+   * transaction of its own, or hands it to the batched writer (`handTo`). A queued signal's
+   * refusal is written with its claim's end (queue-sweeper.ts): told once, though the claim dies.
+   */
+  static held(pool: pg.Pool, log: Logger): ActivityWriter {
+    const writer = new ActivityWriter(pool, log);
+    writer.#closed = true;
+    return writer;
+  }
+
+  /** The entries and events queued, as insertActions' arguments; they leave this writer. */
+  take(): { rows: ActionRow[]; events: string } {
+    const rows = this.#actions.map((row): ActionRow => ({ ...row, metadata: metadataJson(row.metadata) }));
+    const events = eventsJson(this.#events);
+    this.#actions = [];
+    this.#events = [];
+    return { rows, events };
+  }
+
+  /** Hands what is queued here, and what comes later, to `writer`, written by its next batch. */
+  handTo(writer: ActivityWriter): void {
+    this.#forward = writer;
+    for (const row of this.#actions) writer.action(row);
+    for (const event of this.#events) writer.notify(event);
+    for (const [hookId, at] of this.#touched) {
+      const last = writer.#touched.get(hookId);
+      if (!last || last < at) writer.#touched.set(hookId, at);
+    }
+    this.#actions = [];
+    this.#events = [];
+    this.#touched = new Map();
+  }
+
   /** Queues an entry; serialized when written (off the hot path). */
   action(row: PendingAction): void {
+    if (this.#forward) {
+      this.#forward.action(row);
+      return;
+    }
     this.#actions.push(row);
     this.#schedule();
   }

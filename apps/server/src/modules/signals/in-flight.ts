@@ -3,6 +3,7 @@
 
 export class InFlight<T> {
   readonly #answers = new Map<string, Promise<T>>();
+  readonly #settled = new Map<string, Promise<void>>();
   readonly #background = new Set<Promise<unknown>>();
 
   /** Registers the answer of `id` until `settled` (the outcome is stored) resolves. */
@@ -11,10 +12,17 @@ export class InFlight<T> {
     // One callback, settled or failed (a waiting signal holds it through a burst's backlog).
     const forget = () => {
       this.#answers.delete(id);
+      this.#settled.delete(id);
       this.#background.delete(done);
     };
     const done: Promise<void> = settled.then(forget, forget);
     this.#background.add(done);
+    this.#settled.set(id, done);
+  }
+
+  /** When the outcome of `id` is stored (or failed to be); undefined when none is in flight. */
+  settled(id: string): Promise<void> | undefined {
+    return this.#settled.get(id);
   }
 
   /**

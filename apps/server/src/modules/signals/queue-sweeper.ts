@@ -9,8 +9,10 @@
 // queued id) and writes its answer, placing nothing: the key's window (HOOK_DEDUPE_WINDOW_S, 60 s
 // by default, 0 allowed) may have run out by then, so a repeat of the key is not enough. It also
 // logs the placement when the lost claim's activity entry (written in batches) is not there.
+// A refusal's entry and signal.refused are written in the transaction ending the claim, so a
+// claim lost before its end told nothing, and the next claim tells it once.
 import { performance } from 'node:perf_hooks';
-import { hasSignalAction } from '../../db/repositories/hook-activity.repository.ts';
+import { hasSignalAction, insertActions } from '../../db/repositories/hook-activity.repository.ts';
 import {
   claimDueQueuedSignals,
   finishQueuedSignal,
@@ -20,12 +22,14 @@ import {
 import { findSignalState } from '../../db/repositories/signals.repository.ts';
 import { checkWindow } from '../hooks/rules/index.ts';
 import { nextOpening } from '../hooks/rules/next-opening.ts';
+import { ActivityWriter } from './activity-writer.ts';
 import { ruleRefused } from './answers.ts';
 import { type PeriodicPass, startPeriodicPass } from './periodic.ts';
 import { repeatAnswer } from './repeat.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { queuedSignalId } from './signal-id.ts';
 import { refuse, submitSignal } from './submit.ts';
+import type { Answer } from './types.ts';
 
 /** `runOnce(at)`: one pass as if it were `at` (tests move it to a window's opening); how many were claimed. */
 export interface QueueSweeper extends PeriodicPass<[at?: Date]> {
@@ -157,27 +161,64 @@ async function placeQueued(rt: SignalRuntime, owner: string, row: QueuedSignalRo
       await finishQueuedSignal(pool, claim, { status: 'queued', releaseAt: opens });
       return;
     }
-    const answer = ruleRefused(closed.rule, closed.message);
     // A signal that becomes no order is told (signal.refused) and logged, as one refused on
     // arrival is: its activity entry ends the one that read 'queued'.
-    if (await finishQueuedSignal(pool, claim, { status: 'refused', response: answer.body })) {
-      const input = { entry, body: row.request, address: row.address ?? '', receivedAt: performance.now() };
-      refuse(rt, input, answer, row.request);
-    }
+    const held = ActivityWriter.held(pool, rt.services.log);
+    const input = { entry, body: row.request, address: row.address ?? '', receivedAt: performance.now() };
+    const { answer } = refuse({ ...rt, writer: held }, input, ruleRefused(closed.rule, closed.message), row.request);
+    await finishRefused(rt, claim, answer, held);
     return;
   }
-  const { answer, signalId } = await submitSignal(rt, {
-    entry,
-    body: row.request,
-    address: row.address ?? '',
-    receivedAt: performance.now(),
-    queuedKey: row.key,
-    signalId: id,
-  });
+  // Its refusal's entry and event are kept (held) to be written with the claim's end.
+  const held = ActivityWriter.held(pool, rt.services.log);
+  const { answer, signalId } = await submitSignal(
+    { ...rt, writer: held },
+    {
+      entry,
+      body: row.request,
+      address: row.address ?? '',
+      receivedAt: performance.now(),
+      queuedKey: row.key,
+      signalId: id,
+    },
+  );
+  if (!signalId && answer.statusCode !== 503) {
+    await finishRefused(rt, claim, answer, held);
+    return;
+  }
+  held.handTo(rt.writer);
   if (answer.statusCode === 503) {
     await finishQueuedSignal(pool, claim, { status: 'queued', releaseAt: new Date(Date.now() + RETRY_MS) });
     return;
   }
-  // Stored (placed, drafted, or rejected by its broker: the answer says) or refused by a rule then.
-  await finishQueuedSignal(pool, claim, { status: signalId ? 'placed' : 'refused', response: answer.body });
+  // Stored: placed, drafted, or rejected by its broker (the answer says).
+  await finishQueuedSignal(pool, claim, { status: 'placed', response: answer.body });
+}
+
+/**
+ * Ends the claim refused and writes its refusal's activity entry and signal.refused (what `held`
+ * was given) in one transaction: a claim that dies before, or whose end fails, told nothing, and
+ * the next claim tells it once; a claim fenced out (another took the row) writes nothing.
+ */
+async function finishRefused(
+  rt: SignalRuntime,
+  claim: { id: string; owner: string; attempt: number },
+  answer: Answer,
+  held: ActivityWriter,
+): Promise<void> {
+  const { rows, events } = held.take();
+  held.handTo(rt.writer);
+  const client = await rt.services.db.$client.connect();
+  try {
+    await client.query('begin');
+    if (await finishQueuedSignal(client, claim, { status: 'refused', response: answer.body })) {
+      await insertActions(client, rows, events);
+    }
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
 }
