@@ -68,7 +68,7 @@ describe('hook hygiene', () => {
       expect.objectContaining({
         reason: 'refused',
         message: 'Too many requests: slow down',
-        hook: { key: trader.hook.key, shortKey: trader.shortKey, name: 'Main' },
+        hook: { key: trader.hook.key, name: 'Main' },
         accountId: trader.accountId,
       }),
     ]);
@@ -96,7 +96,7 @@ describe('hook hygiene', () => {
       expect.objectContaining({
         reason: 'invalid',
         message: 'body: larger than 64 KiB',
-        hook: { key: trader.hook.key, shortKey: trader.shortKey, name: 'Main' },
+        hook: { key: trader.hook.key, name: 'Main' },
         accountId: trader.accountId,
       }),
     ]);

@@ -127,9 +127,17 @@ export function redactWireRequest(raw: RawWireRequest, secrets: readonly string[
   return request;
 }
 
-/** A log for one broker call; `secrets` (the session's values, the app's client secret) are redacted. */
-export function createWireLog(secrets: readonly string[]): WireLog & { run<T>(work: () => Promise<T>): Promise<T> } {
-  return new CallLog(secrets);
+/**
+ * A log for one broker call; `secrets` (the session's values, the app's client secret) are redacted
+ * from the requests kept. A broker's error message is cleared of `errorSecrets` only (read when an
+ * error needs it; all of `secrets` when not given): the session's values that are secrets by name
+ * (a password, a token), not the ones a trader must read in the message (MetaTrader's server name).
+ */
+export function createWireLog(
+  secrets: readonly string[],
+  errorSecrets: () => readonly string[] = () => secrets,
+): WireLog & { run<T>(work: () => Promise<T>): Promise<T> } {
+  return new CallLog(secrets, errorSecrets);
 }
 
 // A class, not closures per log: a live signal keeps its log while it waits for the broker (a
@@ -138,12 +146,14 @@ class CallLog implements OpenLog {
   // Kept as sent and redacted when read: a call's other requests (look-ups) are never redacted for nothing.
   readonly #raws: RawWireRequest[] = [];
   readonly #secrets: readonly string[];
+  readonly #errorSecrets: () => readonly string[];
   /** Counted apart from the kept requests, which drop the oldest. */
   #sent = 0;
   #changing = false;
 
-  constructor(secrets: readonly string[]) {
+  constructor(secrets: readonly string[], errorSecrets: () => readonly string[]) {
     this.#secrets = secrets;
+    this.#errorSecrets = errorSecrets;
   }
 
   get requests(): BrokerWireRequest[] {
@@ -168,7 +178,7 @@ class CallLog implements OpenLog {
 
   redactError(error: unknown): unknown {
     if (!isBrokerError(error)) return error;
-    const known = this.#secrets.filter((secret) => secret.length >= MIN_SECRET_CHARS);
+    const known = this.#errorSecrets().filter((secret) => secret.length >= MIN_SECRET_CHARS);
     const message = scrubText(error.brokerMessage, known);
     if (message === error.brokerMessage) return error;
     const { cause, outcomeUnknown, retryAfter, brokerOrderId } = error;

@@ -2,7 +2,7 @@
 // client order id; its outcome is answered within the deadline or, later, recorded in the
 // background (by group commit, after the answer). Never sent twice: only this call sends it, and
 // reconciliation only ever looks it up.
-import { createWireLog, isBrokerError, type WireLog } from '@router/brokers';
+import { createWireLog, isBrokerError, isSecretName, type WireLog } from '@router/brokers';
 import type { Order } from '@router/orders';
 import { recordSignalAnswer, releaseSignalKey } from '../../db/repositories/signals.repository.ts';
 import { isAppError } from '../../errors.ts';
@@ -67,7 +67,12 @@ export function send(rt: SignalRuntime, s: Signal, deadlineAt: number): Promise<
       s.state = transition(s.state, 'send');
       const input = { accountId: entry.accountId, order: s.order, clientOrderId: s.id };
       const secrets = [...Object.values(session.secrets), ctx.clientSecret ?? '', ctx.clientId ?? ''];
-      const wire = createWireLog(secrets);
+      const wire = createWireLog(secrets, () => [
+        ...Object.entries(session.secrets)
+          .filter(([name]) => isSecretName(name))
+          .map(([, value]) => value),
+        ctx.clientSecret ?? '',
+      ]);
       s.wire = wire;
       // Chained, not awaited: a call waiting in a burst's backlog keeps no suspended frame of this function.
       return wire
