@@ -92,7 +92,12 @@ describe('Account & Billing (SPEC §2): credits and their history', () => {
       handlers: { ...server(), AccountLedger: fixture(() => ({ data: { accountLedger: entries } })) },
     });
     const table = (await screen.findByRole('heading', { name: 'Credit history' })).closest('section') as HTMLElement;
-    const [, won, held, refunded] = (await within(table).findAllByRole('row')) as HTMLElement[];
+    // The three entries' rows, not the first rows drawn (the history may draw before its entries arrive).
+    const [, won, held, refunded] = await waitFor(() => {
+      const rows = within(table).getAllByRole('row');
+      expect(rows).toHaveLength(4);
+      return rows;
+    });
     expect(won?.textContent).toContain('Dispute won: credits back');
     expect(held?.textContent).toContain('Payment disputed: credits taken back');
     expect(refunded?.textContent).toContain('Purchase refunded');
