@@ -96,8 +96,8 @@ export async function checkOrderLimits(
   const needs = brokerNeeds(rules, order, quotes);
   if (!needs) return undefined;
   const facts = await askBroker(rt, entry, rules, order, needs);
-  // No price to value it with (none quoted, the quote failed): a maxNotional refusal, lifted as any
-  // other for the way out of a position held (a market sell of the long).
+  // No price to value it with (none quoted, the quote failed): a maxNotional refusal, lifted like every
+  // other refusal for the way out of a position held (a market sell of the long).
   if ('rule' in facts) return unlessWayOut(rt, entry, rules, order, facts);
   const over = checkWithBroker(rules, order, facts);
   return over ? unlessWayOut(rt, entry, rules, order, over, facts.positions) : undefined;
