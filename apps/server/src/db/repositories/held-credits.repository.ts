@@ -1,14 +1,14 @@
 // One-time credits held by live signals (credit_held, status placing or unknown) that a pack's
 // reversal takes back when too few are left in the account (credits.ts reverseCredits): each such
 // signal gets a 0-credit 'reversal' row referenced by the signal's claim slot (a claim), so that
-// its order failing gives back its period credit only (the hook's refund statement, by the signal
-// row's mark, and credits.ts refundCredits withhold the rest: claimedSql). A 'restore' row of the same reference (the
+// its order failing gives back its period credit only (the hook's refund statement and credits.ts
+// refundCredits withhold the rest, by the signal row's mark). A 'restore' row of the same reference (the
 // refund failed later: credits.ts restoreReversal) ends the claim, and gives back what was
 // withheld when the order had failed meanwhile. A reference is booked once per cause, so a
 // signal's claims take turns on slots: its id, then `<id>:2`, `<id>:3`… each opened by the
 // restore of the one before (claimSlotSql), and a later refund claims it again. The signal's row
-// carries the claim too (credit_claimed: markClaimed, unmarkClaimed), which the hook's outcome
-// statement reads: it may have started before the claim's transaction committed.
+// carries the claim (credit_claimed: markClaimed, unmarkClaimed, in the claim's own transaction), which
+// is what is read: the hook's outcome statement may have started before that transaction committed.
 import { sql } from 'drizzle-orm';
 import type { Executor } from './executor.ts';
 
@@ -29,13 +29,6 @@ const claimSlotSql = (id: string) =>
     ) select ref from c order by n desc limit 1)`;
 
 /**
- * SQL: whether the signal `id` (an SQL expression) has its one-time credit claimed by a reversal
- * not given back (its claim slot has a 'reversal' row): index lookups, cheap enough for the hook's path.
- */
-export const claimedSql = (id: string) =>
-  `(exists (select 1 from credit_ledger k where k.cause = 'reversal' and k.reference = ${claimSlotSql(id)}))`;
-
-/**
  * A live signal that may hold a credit a reversal needs is locked by a statement writing its
  * outcome, which waits for the account the reversal holds: the reversal's transaction must end
  * (and be run again, the outcome written by then) rather than skip it or wait (a deadlock).
@@ -54,7 +47,7 @@ const HELD_SQL = (userId: number) => sql`
     from signals s join credit_ledger l on l.cause = 'signal' and l.reference = s.id
     where s.user_id = ${userId} and s.credit_held and not s.is_test and s.status in ('placing', 'unknown')
       and l.credits < l.recurring
-      and not ${sql.raw(claimedSql('s.id'))}
+      and not s.credit_claimed
     order by s.created_at, s.id`;
 
 /**
@@ -128,10 +121,10 @@ export async function claimsOf(
   return rows;
 }
 
-/** Whether the signal's one-time credit is claimed by a reversal not given back (claimedSql). */
+/** Whether the signal's one-time credit is claimed by a reversal not given back (its row's mark). */
 export async function isClaimed(db: Executor, id: string): Promise<boolean> {
   const { rows } = await db.execute<{ claimed: boolean }>(
-    sql`select ${sql.raw(claimedSql('r.id'))} as claimed from (select ${id}::text as id) r`,
+    sql`select credit_claimed as claimed from signals where id = ${id}`,
   );
   return rows[0]?.claimed === true;
 }
