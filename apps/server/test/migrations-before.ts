@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { MIGRATIONS_DIR } from '../src/db/migrate.ts';
+import { MIGRATIONS_DIR, runMigrations } from '../src/db/migrate.ts';
 import { withDatabase } from './postgres.ts';
 
 /** A temporary folder (remove it after the test) holding the migrations before `tag`. */
@@ -45,4 +45,24 @@ export async function emptyDatabase(prefix: string): Promise<{ pool: pg.Pool; dr
       await admin(`drop database if exists ${name} with (force)`);
     },
   };
+}
+
+/**
+ * A new database migrated up to (not including) the migration `tag`, for a test writing data of
+ * the old shape before `runMigrations(pool)` applies the rest; `drop` removes it and the folder.
+ */
+export async function databaseBefore(prefix: string, tag: string): Promise<{ pool: pg.Pool; drop(): Promise<void> }> {
+  const database = await emptyDatabase(prefix);
+  const folder = migrationsBefore(tag);
+  const drop = async () => {
+    fs.rmSync(folder, { recursive: true, force: true });
+    await database.drop();
+  };
+  try {
+    await runMigrations(database.pool, folder);
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  return { pool: database.pool, drop };
 }

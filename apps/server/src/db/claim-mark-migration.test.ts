@@ -1,28 +1,21 @@
 // Migration 0033 on claims open before it: a live signal whose one-time credit a pack's refund
 // claims (a 'reversal' row of its claim slot without its 'restore' row) gets its row's mark, which
 // the hook's outcome statement reads; one whose claims all ended, or that was never claimed, not.
-import fs from 'node:fs';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDatabase, migrationsBefore } from '../../test/migrations-before.ts';
+import { databaseBefore } from '../../test/migrations-before.ts';
 import { runMigrations } from './migrate.ts';
 import { claimNote } from './repositories/held-credits.repository.ts';
 
-let database: Awaited<ReturnType<typeof emptyDatabase>>;
+let database: Awaited<ReturnType<typeof databaseBefore>>;
 let pool: pg.Pool;
-let oldMigrations: string;
 
 beforeAll(async () => {
-  database = await emptyDatabase('migration');
+  database = await databaseBefore('migration', '0033_signal_credit_claimed');
   pool = database.pool;
-  oldMigrations = migrationsBefore('0033_signal_credit_claimed');
-  await runMigrations(pool, oldMigrations);
 });
 
-afterAll(async () => {
-  fs.rmSync(oldMigrations, { recursive: true, force: true });
-  await database.drop();
-});
+afterAll(() => database.drop());
 
 describe('migration 0033 (claims marked on their signals)', () => {
   it('marks the signals whose claim is open, and only those', async () => {

@@ -1,26 +1,19 @@
 // Migration 0021 on deliveries written before it: each gets its event's type, and the digest's
 // look-ups by kind then find them.
-import fs from 'node:fs';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDatabase, migrationsBefore } from '../../test/migrations-before.ts';
+import { databaseBefore } from '../../test/migrations-before.ts';
 import { runMigrations } from './migrate.ts';
 
-let database: Awaited<ReturnType<typeof emptyDatabase>>;
+let database: Awaited<ReturnType<typeof databaseBefore>>;
 let pool: pg.Pool;
-let oldMigrations: string;
 
 beforeAll(async () => {
-  database = await emptyDatabase('migration');
+  database = await databaseBefore('migration', '0021_notification_delivery_kind');
   pool = database.pool;
-  oldMigrations = migrationsBefore('0021_notification_delivery_kind');
-  await runMigrations(pool, oldMigrations);
 });
 
-afterAll(async () => {
-  fs.rmSync(oldMigrations, { recursive: true, force: true });
-  await database.drop();
-});
+afterAll(() => database.drop());
 
 describe('migration 0021 (deliveries keep their event type)', () => {
   it("fills each existing delivery's type from its event and then requires one", async () => {

@@ -1,19 +1,16 @@
 // Migration 0032: applications' codes and tokens stored before it (their own value as id, and as
 // jti) are kept as the adapter keeps them now, under their SHA-256: they go on working, and the
 // database no longer holds them. Other rows (grants, the signing key) are left as they were.
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { emptyDatabase, migrationsBefore } from '../../../test/migrations-before.ts';
+import { databaseBefore } from '../../../test/migrations-before.ts';
 import { runMigrations } from '../../db/migrate.ts';
 import { hashToken } from '../auth/tokens.ts';
 
 describe('migration 0032', () => {
   it('keeps codes, access and refresh tokens stored before it under their hash, without their jti', async () => {
-    const { pool, drop } = await emptyDatabase('oauth_bearer_hashes');
-    const before = migrationsBefore('0032_oauth_bearer_hashes');
+    const { pool, drop } = await databaseBefore('oauth_bearer_hashes', '0032_oauth_bearer_hashes');
     const token = (kind: string) => `${kind}-Z9_x-${'q'.repeat(30)}`;
     try {
-      await runMigrations(pool, before);
       for (const kind of ['AuthorizationCode', 'AccessToken', 'RefreshToken', 'Grant']) {
         await pool.query(`insert into oidc_payloads (kind, id, payload, grant_id) values ($1, $2, $3, 'grant-1')`, [
           kind,
@@ -45,7 +42,6 @@ describe('migration 0032', () => {
       ]);
     } finally {
       await drop();
-      fs.rmSync(before, { recursive: true, force: true });
     }
   });
 });
