@@ -87,13 +87,11 @@ export function buyingPower(account: PaperAccount, markOf: MarkOf): number {
 
 /**
  * The buying power these trades would use (negative: free), and whether any opens or grows a
- * position (trades that only reduce positions are never refused for money).
+ * position (trades that only reduce positions are never refused for money). Each instrument is
+ * valued at its trade's price, as when it fills: a futures buy limit far below the market holds
+ * the margin of its contracts, not that margin less a gain it has not made (which held nothing).
  */
-export function powerUsed(
-  account: PaperAccount,
-  trades: readonly Trade[],
-  markOf: MarkOf,
-): { used: number; opens: boolean } {
+export function powerUsed(account: PaperAccount, trades: readonly Trade[]): { used: number; opens: boolean } {
   const positions = new Map<string, PaperPosition | undefined>();
   let change = 0;
   let opens = false;
@@ -102,7 +100,7 @@ export function powerUsed(
     const key = `${cls}|${symbol}`;
     const before = positions.has(key) ? positions.get(key) : positionOf(account, symbol, cls);
     const { after, cash } = traded(before, trade);
-    const mark = markOf(symbol, cls);
+    const mark: Mark = { instrument: trade.instrument, price: trade.price };
     change += cash + powerPart(after, mark) - powerPart(before, mark);
     const held = before?.quantity ?? 0;
     if (after && (Math.abs(after.quantity) > Math.abs(held) + 1e-9 || Math.sign(after.quantity) !== Math.sign(held))) {

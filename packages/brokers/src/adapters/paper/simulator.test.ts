@@ -137,6 +137,28 @@ describe('paper simulator: resting orders', () => {
     expect(await paper.holdings()).toMatchObject({ cash: 50, positions: [{ quantity: 10, averagePrice: 95 }] });
   });
 
+  it('holds what a resting order will use at its own price, not less a gain it has not made', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('ES', 5000);
+    // Two ES contracts bought at 4000 hold 2 × 4000 × 50 × 6%; valued at the market (about
+    // 5010) the order counted a 2 × 1010 × 50 gain as its own, and held nothing at all.
+    await paper.place({ symbol: 'ES1!', class: 'future', type: 'limit', limit_price: 4000, quantity: 2 });
+    expect((await paper.holdings()).buyingPower).toBe(100_000 - 24_000);
+    const small = await paperFixture({ startingCash: 1000 });
+    small.prices.set('ES', 5000);
+    expect(
+      await rejection(small.place({ symbol: 'ES1!', class: 'future', type: 'limit', limit_price: 4000, quantity: 1 })),
+    ).toMatchObject({ kind: 'InsufficientFunds' });
+    // A short of 10 at 110 holds twice 1,100 less its 1,100 proceeds, before and after it fills.
+    const short = await paperFixture({ startingCash: 2000 });
+    await short.place({ action: 'sell_short', type: 'limit', limit_price: 110, quantity: 10 }, 'short');
+    expect((await short.holdings()).buyingPower).toBe(900);
+    short.prices.set('AAPL', 110);
+    short.advance(MINUTE);
+    expect(await short.getOrder('short')).toMatchObject({ status: 'filled', price: 110 });
+    expect((await short.holdings()).buyingPower).toBe(900);
+  });
+
   it('fills a marketable limit at once at the better market price', async () => {
     const paper = await paperFixture();
     expect(await paper.place({ type: 'limit', limit_price: 105 })).toMatchObject({ status: 'filled', price: 100 });
