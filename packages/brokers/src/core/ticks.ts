@@ -2,7 +2,8 @@
 // exchange whose library would round it to the nearest tick (ccxt).
 import { decimalString } from './json-read.ts';
 
-function decimalsOf(step: number): number {
+/** The decimals a step (a tick, a lot size) is written with: 2 for 0.01, 9 for 0.000000001. */
+export function decimalsOf(step: number): number {
   for (let decimals = 0; decimals < 12; decimals++) {
     if (Math.abs(Math.round(step * 10 ** decimals) - step * 10 ** decimals) < 1e-9) return decimals;
   }

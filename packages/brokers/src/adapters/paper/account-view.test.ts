@@ -26,6 +26,18 @@ describe('paper broker: the account view and reset', () => {
     });
   });
 
+  it('shows the average price of a coin quoted in billionths with the digits its fills have', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('PEPEUSD', 0.000012346);
+    await paper.place({ symbol: 'PEPE/USD', class: 'crypto', quantity: 100_000_000 });
+    paper.prices.set('PEPEUSD', 0.000012399);
+    await paper.place({ symbol: 'PEPE/USD', class: 'crypto', quantity: 100_000_000 });
+    // 0.000012 (6 decimals) put the average below both fills: a gain of 79.80 at 0.000012399, not 5.30.
+    const position = { symbol: 'PEPE/USD', quantity: 200_000_000, averagePrice: 0.0000123725 };
+    expect((await paper.view()).positions).toMatchObject([{ ...position, price: 0.000012399, unrealizedPnl: 5.3 }]);
+    expect((await paper.holdings()).positions).toMatchObject([position]);
+  });
+
   it('shows fills of resting orders the market reached since the last call', async () => {
     const paper = await paperFixture();
     await paper.place({ symbol: 'MSFT', type: 'limit', limit_price: 390, quantity: 2 }, 'resting');

@@ -3,7 +3,7 @@
 import type { OrderAction, OrderClass } from '@router/orders';
 import { adopt, type Book, finish, marksAt, openOrdersOf, symbolState } from './book.ts';
 import { buyingPower, equity } from './portfolio.ts';
-import { roundCash } from './precision.ts';
+import { roundAverage, roundCash } from './precision.ts';
 import { sweep } from './sweep.ts';
 import type { PaperOrder } from './types.ts';
 
@@ -123,7 +123,7 @@ export async function describeAccount(book: Book, limits = { orders: 100, fills:
       symbol: position.symbol,
       class: position.class,
       quantity,
-      averagePrice: Math.round(averagePrice * 1e6) / 1e6,
+      averagePrice: roundAverage(averagePrice, instrument.tick),
       price,
       marketValue: roundCash(quantity * price * instrument.multiplier),
       unrealizedPnl: roundCash(quantity * (price - averagePrice) * instrument.multiplier),
