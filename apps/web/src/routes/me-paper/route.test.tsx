@@ -121,6 +121,34 @@ describe('paper account screen', () => {
     expect(await within(fills).findByText('PA-1-1')).toBeTruthy();
   });
 
+  it('shows the prices of a coin quoted in billionths with every digit they have', async () => {
+    const pepe = {
+      symbol: 'PEPE/USD',
+      class: 'crypto',
+      quantity: 200_000_000,
+      averagePrice: 0.0000123725,
+      price: 0.000012399,
+      marketValue: 2479.8,
+      unrealizedPnl: 5.3,
+    };
+    const fill = { id: 'PA-1-3', clientOrderId: 's3', symbol: 'PEPE/USD', side: 'buy', quantity: 100_000_000 };
+    await render({
+      PaperAccount: fixture(() => ({
+        data: {
+          paperAccount: account({
+            positions: [pepe],
+            fills: [{ ...fill, price: 0.000012399, filledAt: AT, description: 'Filled' }],
+          }),
+        },
+      })),
+    });
+    const positions = await screen.findByRole('region', { name: 'Positions' });
+    // 8 decimals showed 0.00001237 and 0.0000124: neither the average nor the price filled.
+    expect(within(positions).getByText('0.0000123725')).toBeTruthy();
+    expect(within(positions).getByText('0.000012399')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Recent fills' })).getByText(/at 0\.000012399$/)).toBeTruthy();
+  });
+
   it('groups the count of open orders beyond those listed en-US (SPEC §9)', async () => {
     await render({ PaperAccount: fixture(() => ({ data: { paperAccount: account({ openOrderCount: 1500 }) } })) });
     const orders = await screen.findByRole('region', { name: 'Open orders' });
