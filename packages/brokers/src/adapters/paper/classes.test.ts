@@ -94,6 +94,29 @@ describe('paper broker: options', () => {
     });
   });
 
+  it('values a contract held past its expiry at what it settled at, not at the market since', async () => {
+    const optionExpiry = Date.UTC(2025, 0, 10, 20);
+    const futureExpiry = Date.UTC(2025, 2, 21, 20);
+    // AAPL at 100 until the calls expire, 130 after; ES at 5000 until March's contract expires, 6000 after.
+    const quote: QuoteSource = (key, _cls, at) =>
+      key === 'AAPL' ? (at <= optionExpiry ? 100 : 130) : key === 'ES' ? (at <= futureExpiry ? 5000 : 6000) : 10;
+    const paper = await paperFixture({ quote });
+    const worthless = { symbol: 'AAPL  250110C00120000', class: 'option' as const, quantity: 10 };
+    await paper.place({ ...worthless, action: 'buy_to_open' });
+    await paper.place({ symbol: 'AAPL  250110C00090000', class: 'option', action: 'buy_to_open', quantity: 1 });
+    await paper.place({ symbol: 'ESH2025', class: 'future', quantity: 1 });
+    paper.advance(100 * 24 * 60 * MINUTE);
+    // They followed AAPL and ES after expiring: the call struck at 120 became worth 10, the other 40, the future 6000.
+    const prices = (await paper.view()).positions.map(({ symbol, price }) => [symbol, price]);
+    expect(prices).toEqual([
+      ['AAPL  250110C00120000', 0],
+      ['AAPL  250110C00090000', 10],
+      ['ESH2025', 5000],
+    ]);
+    // Closing the one that expired worthless brings nothing, whatever price a signal carries.
+    expect(await paper.place({ ...worthless, action: 'close', extra: { price: 5 } })).toMatchObject({ price: 0 });
+  });
+
   it('never fills a resting order after its contract expired', async () => {
     const expiry = Date.UTC(2025, 0, 10, 20);
     const quote: QuoteSource = (key, _cls, at) => (key === 'AAPL' ? (at <= expiry ? 100 : 103) : 10);

@@ -36,21 +36,30 @@ export function optionPremium(spot: number, strike: number, years: number, volat
     : strike * discount * normal(-d2) - spot * normal(-d1);
 }
 
+/** A contract's price stops at its expiry: held past it, it is worth what it settled at. */
+function settledAt(instrument: Instrument, at: number): number {
+  return instrument.expiresAt === undefined ? at : Math.min(at, instrument.expiresAt);
+}
+
 /** The price before the account's own scale for this instrument: what a scale multiplies. */
 export function unscaledPrice(instrument: Instrument, at: number, quote: QuoteSource, scaleOf: ScaleOf): number {
   const { option, future } = instrument;
+  const when = settledAt(instrument, at);
   if (option) {
-    const spot = priceOf(option.underlying, at, quote, scaleOf);
-    const years = ((instrument.expiresAt ?? at) - at) / YEAR;
-    return Math.max(instrument.tick, optionPremium(spot, option.strike, years, option.volatility, option.right));
+    const spot = priceOf(option.underlying, when, quote, scaleOf);
+    const years = ((instrument.expiresAt ?? when) - when) / YEAR;
+    const premium = optionPremium(spot, option.strike, years, option.volatility, option.right);
+    // Trading, an option costs at least a tick; expired, it is its intrinsic value (nothing out of the money).
+    return years > 0 ? Math.max(instrument.tick, premium) : premium;
   }
-  const price = quote(instrument.priceKey, instrument.priceClass, at);
+  const price = quote(instrument.priceKey, instrument.priceClass, when);
   if (!future) return price;
-  const expiry = instrument.expiresAt ?? listedExpiry(future.months, at, future.position ?? 1);
-  return price * (1 + CARRY_PER_MONTH * Math.max(0, (expiry - at) / MONTH));
+  const expiry = instrument.expiresAt ?? listedExpiry(future.months, when, future.position ?? 1);
+  return price * (1 + CARRY_PER_MONTH * Math.max(0, (expiry - when) / MONTH));
 }
 
 export function priceOf(instrument: Instrument, at: number, quote: QuoteSource, scaleOf: ScaleOf): number {
   const price = unscaledPrice(instrument, at, quote, scaleOf) * scaleOf(instrument.scaleKey);
-  return Math.max(instrument.tick, roundToTick(price, instrument.tick));
+  const expired = instrument.expiresAt !== undefined && at >= instrument.expiresAt;
+  return Math.max(instrument.option && expired ? 0 : instrument.tick, roundToTick(price, instrument.tick));
 }

@@ -41,11 +41,11 @@ export async function placeOrder(book: Book, request: PlaceRequest): Promise<Pap
   const instrument = tradable(book, order.symbol, order.class, isExitAction(order.action));
   await sweep(book, [instrument.symbol]);
   const hint = priceHint(order);
-  if (hint !== undefined) {
-    // Anchor this instrument's synthetic path to the signal's price for the account's later fills.
-    const unscaled = unscaledPrice(instrument, book.market.now, book.market.quote, scaleOf(book));
-    book.account.priceScales[instrument.scaleKey] = hint / unscaled;
-  }
+  // Anchor this instrument's synthetic path to the signal's price for the account's later fills
+  // (not an expired option worth nothing: no factor makes 0 the signal's price).
+  const unscaled =
+    hint === undefined ? 0 : unscaledPrice(instrument, book.market.now, book.market.quote, scaleOf(book));
+  if (hint !== undefined && unscaled > 0) book.account.priceScales[instrument.scaleKey] = hint / unscaled;
   if (order.action === 'cancel') return cancelSymbol(book, request, instrument);
   if (order.action === 'close') return closeSymbol(book, request, instrument);
   return placeNew(book, request, instrument);
