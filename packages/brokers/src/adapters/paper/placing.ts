@@ -2,7 +2,7 @@
 // record, the money check, and resting an order that cannot execute now.
 import type { Order, OrderAction, OrderClass } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { type Book, endWithContract, type Market, nextOrderId, track } from './book.ts';
+import { type Book, endWithContract, type Market, marksAt, nextOrderId, track } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { sessionClose } from './matching.ts';
 import { powerUsed } from './portfolio.ts';
@@ -98,7 +98,10 @@ export function rest(book: Book, order: PaperOrder, reference: number, what: str
     order.statusDescription = `Canceled: ${what} not marketable at ${market} (${order.duration})`;
   } else {
     const { now } = book.market;
-    order.reservation = Math.max(0, powerUsed(book.account, tradesOf(book, order, now, reference)).used);
+    order.reservation = Math.max(
+      0,
+      powerUsed(book.account, tradesOf(book, order, now, reference), marksAt(book, now)).used,
+    );
     if (order.duration === 'day') order.expiresAt = sessionClose(now);
     endWithContract(book, order);
     order.statusDescription = `Accepted: ${what} at ${reference} (${order.duration})`;

@@ -85,13 +85,8 @@ export function buyingPower(account: PaperAccount, markOf: MarkOf): number {
   return roundCash(total);
 }
 
-/**
- * The buying power these trades would use (negative: free), and whether any opens or grows a
- * position (trades that only reduce positions are never refused for money). Each instrument is
- * valued at its trade's price, as when it fills: a futures buy limit far below the market holds
- * the margin of its contracts, not that margin less a gain it has not made (which held nothing).
- */
-export function powerUsed(account: PaperAccount, trades: readonly Trade[]): { used: number; opens: boolean } {
+/** The buying power trades use with each instrument valued by `markOf`, and whether any opens or grows a position. */
+function usedAt(account: PaperAccount, trades: readonly Trade[], markOf: (trade: Trade) => Mark) {
   const positions = new Map<string, PaperPosition | undefined>();
   let change = 0;
   let opens = false;
@@ -100,7 +95,7 @@ export function powerUsed(account: PaperAccount, trades: readonly Trade[]): { us
     const key = `${cls}|${symbol}`;
     const before = positions.has(key) ? positions.get(key) : positionOf(account, symbol, cls);
     const { after, cash } = traded(before, trade);
-    const mark: Mark = { instrument: trade.instrument, price: trade.price };
+    const mark = markOf(trade);
     change += cash + powerPart(after, mark) - powerPart(before, mark);
     const held = before?.quantity ?? 0;
     if (after && (Math.abs(after.quantity) > Math.abs(held) + 1e-9 || Math.sign(after.quantity) !== Math.sign(held))) {
@@ -109,6 +104,23 @@ export function powerUsed(account: PaperAccount, trades: readonly Trade[]): { us
     positions.set(key, after);
   }
   return { used: roundCash(-change), opens };
+}
+
+/**
+ * The buying power these trades would use (negative: free), and whether any opens or grows a
+ * position (trades that only reduce positions are never refused for money). The larger of two
+ * valuations: at the market now, and at the trades' own prices (as when a resting order fills):
+ * valued at the market only, a futures buy limit far below it counted the gap as a gain it has
+ * not made and held nothing, a short limit above it less than its fill would use.
+ */
+export function powerUsed(
+  account: PaperAccount,
+  trades: readonly Trade[],
+  markOf: MarkOf,
+): { used: number; opens: boolean } {
+  const atMarket = usedAt(account, trades, ({ instrument }) => markOf(instrument.symbol, instrument.class));
+  const atOwn = usedAt(account, trades, ({ instrument, price }) => ({ instrument, price }));
+  return { used: Math.max(atMarket.used, atOwn.used), opens: atMarket.opens };
 }
 
 /** Books a fill: cash moves, the position's size and average price change. */

@@ -79,7 +79,7 @@ export function tradeProblem(book: Book, order: PaperOrder, trades: readonly Tra
   }
   if (order.action === 'close') return null;
   const marks = marksAt(book, at);
-  const { used, opens } = powerUsed(book.account, trades);
+  const { used, opens } = powerUsed(book.account, trades, marks);
   // A resting order's own hold is part of what it may use.
   const available = buyingPower(book.account, marks) + order.reservation;
   // Written so that NaN (a quantity so large that its value overflows) is refused too, never traded.
