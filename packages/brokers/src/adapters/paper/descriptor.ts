@@ -85,12 +85,12 @@ export const paperDescriptor: BrokerDescriptor = {
     take_profit_price: {
       examples: [165],
       comments:
-        'Opening orders only: a limit exit placed when the entry fills; it cancels the stop loss when it fills.',
+        'Opening orders only (a sell too for futures, forex and CFDs): a limit exit placed when the entry fills; it cancels the stop loss when it fills.',
     },
     stop_loss_price: {
       examples: [140],
       comments:
-        'Opening orders only: a stop exit placed when the entry fills; it cancels the take profit when it fills.',
+        'Opening orders only (a sell too for futures, forex and CFDs): a stop exit placed when the entry fills; it cancels the take profit when it fills.',
     },
     stop_loss_price_distance: { examples: [5], comments: 'Stop loss this far from the entry fill price.' },
     stop_loss_price_percent: { examples: [2], comments: 'Stop loss this percentage away from the entry fill price.' },

@@ -144,6 +144,34 @@ describe('paper simulator: brackets, close and cancel', () => {
     ]);
   });
 
+  it('brackets a futures or forex short entered with sell, as a strategy sends it; a stock sale takes none', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('ES', 5000);
+    const entry = { symbol: 'ES1!', class: 'future' as const, action: 'sell' as const, quantity: 1 };
+    await paper.place({ ...entry, take_profit_price: 4900, stop_loss_price_distance: 50 }, 'short');
+    await paper.place({ symbol: 'EUR/USD', class: 'forex', action: 'sell', quantity: 10_000, stop_loss_price: 1.12 });
+    const exits = (await paper.view()).openOrders.map(({ symbol, side, type, quantity }) => [
+      symbol,
+      side,
+      type,
+      quantity,
+    ]);
+    expect(exits).toEqual(
+      expect.arrayContaining([
+        ['ES1!', 'buy', 'limit', 1],
+        ['ES1!', 'buy', 'stop', 1],
+        ['EUR/USD', 'buy', 'stop', 10_000],
+      ]),
+    );
+    paper.prices.set('ES', 4850);
+    paper.advance(MINUTE);
+    expect((await paper.holdings()).positions.map(({ symbol }) => symbol)).toEqual(['EUR/USD']);
+    await paper.place({ quantity: 10 });
+    await expect(paper.place({ action: 'sell', quantity: 10, stop_loss_price: 120 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+    });
+  });
+
   it('refuses exits on the wrong side of the entry', async () => {
     const paper = await paperFixture();
     await expect(paper.place({ take_profit_price: 90 })).rejects.toMatchObject({ kind: 'InvalidOrder' });

@@ -139,7 +139,12 @@ function resolveQuantity(book: Book, order: Order, instrument: Instrument, price
   return rounded;
 }
 
-function bracketOf(order: Order, side: 'buy' | 'sell', reference: number): PaperBracket | undefined {
+function bracketOf(
+  order: Order,
+  instrument: Instrument,
+  side: 'buy' | 'sell',
+  reference: number,
+): PaperBracket | undefined {
   const bracket: PaperBracket = {
     ...(order.take_profit_price !== undefined ? { takeProfitPrice: order.take_profit_price } : {}),
     ...(order.stop_loss_price !== undefined ? { stopLossPrice: order.stop_loss_price } : {}),
@@ -147,8 +152,11 @@ function bracketOf(order: Order, side: 'buy' | 'sell', reference: number): Paper
     ...(order.stop_loss_price_percent !== undefined ? { stopLossPercent: order.stop_loss_price_percent } : {}),
   };
   if (Object.keys(bracket).length === 0) return undefined;
-  if (!OPENING_ACTIONS.has(order.action))
-    throw invalid('take profit and stop loss apply to buy, sell_short, buy_to_open and sell_to_open orders only');
+  // Futures, forex and CFDs go short with sell (a strategy's short entry): it opens as sell_short does.
+  if (!OPENING_ACTIONS.has(order.action) && !(order.action === 'sell' && instrument.margin !== undefined))
+    throw invalid(
+      'take profit and stop loss apply to buy, sell_short, buy_to_open and sell_to_open orders only (and sell of futures, forex and CFDs)',
+    );
   // A long's profit is above its entry and its loss below; a short's the other way round.
   const long = side === 'buy';
   const { takeProfitPrice: profit, stopLossPrice: loss } = bracket;
@@ -200,7 +208,7 @@ async function placeNew(book: Book, request: PlaceRequest, instrument: Instrumen
   // What the order is sized, funded and bracketed against: its own price, else the market.
   const reference = paper.limitPrice ?? paper.stopPrice ?? marketPrice;
   paper.quantity = resolveQuantity(book, order, instrument, reference);
-  const bracket = bracketOf(order, paper.side, reference);
+  const bracket = bracketOf(order, instrument, paper.side, reference);
   // A short's take profit is a buy: placed on the tick at the fill (trading.ts), checked here.
   if (bracket?.takeProfitPrice !== undefined)
     onTick(bracket.takeProfitPrice, 'take_profit_price', paper.side === 'buy' ? 'sell' : 'buy');
