@@ -49,6 +49,21 @@ describe('paper broker: the account view and reset', () => {
     expect(view.positions).toMatchObject([{ symbol: 'MSFT', quantity: 2 }]);
   });
 
+  it('fills what the market reached before a reset, whether or not the account was looked at meanwhile', async () => {
+    for (const looked of [false, true]) {
+      const paper = await paperFixture();
+      await paper.place({ type: 'limit', limit_price: 95, quantity: 10 }, 'limit');
+      paper.prices.set('AAPL', 94);
+      paper.advance(MINUTE);
+      if (looked) await paper.view();
+      paper.advance(4 * MINUTE);
+      const reset = await paper.broker.resetAccount(paper.ctx, paper.session, paper.accountId);
+      expect(reset).toMatchObject({ cash: 100_000, positions: [], openOrders: [], fills: [] });
+      // Not looked at, it was 'Canceled: the account was reset', its signal too: a fill undone by when a screen was opened.
+      expect(await paper.getOrder('limit')).toMatchObject({ status: 'filled', price: 95 });
+    }
+  });
+
   it('resets to the starting cash: open orders canceled, positions and fills gone, ids never reused', async () => {
     const paper = await paperFixture({ startingCash: 5000 });
     await paper.place({ quantity: 10, extra: { price: '120' } }, 'bought');

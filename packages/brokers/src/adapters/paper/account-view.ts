@@ -164,8 +164,13 @@ export async function describeAccount(book: Book, limits = { orders: 100, fills:
   };
 }
 
-/** Back to the starting cash: open orders canceled, positions and price anchors cleared. */
+/**
+ * Back to the starting cash: open orders canceled, positions and price anchors cleared. What the
+ * market reached before the reset fills first (history, as if the account had been looked at then):
+ * whether an order filled never depends on how often the account is touched.
+ */
 export async function resetAccount(book: Book): Promise<void> {
+  await sweepAll(book);
   for (const state of await book.tx.listActiveSymbols()) {
     await symbolState(book, state.symbol);
     for (const order of await openOrdersOf(book, state.symbol))
