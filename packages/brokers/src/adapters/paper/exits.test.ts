@@ -252,6 +252,21 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect((await paper.view()).openOrders).toEqual([]);
   });
 
+  it('refuses a close of a fractional number of contracts rather than closing fewer than asked', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('ES', 5000);
+    await paper.place({ symbol: 'ES1!', class: 'future', quantity: 3, take_profit_price: 6000 }, 'entry');
+    // 1.5 contracts closed 1, silently, as placing them once bought 1.
+    await expect(
+      paper.place({ symbol: 'ES1!', class: 'future', action: 'close', quantity: 1.5 }),
+    ).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: 'quantity 1.5 must be a whole number: ES1! trades in whole units',
+    });
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'ES1!', quantity: 3 }]);
+    expect((await paper.view()).openOrders).toMatchObject([{ type: 'limit', quantity: 3 }]);
+  });
+
   it('close with a percent_of_position quantity closes that part of the position, not all of it', async () => {
     const paper = await paperFixture();
     await paper.place({ quantity: 10 });

@@ -87,7 +87,10 @@ async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instru
   const held = heldQuantity(book.account, instrument);
   let quantity = Math.abs(held);
   if (held !== 0 && order.quantity !== undefined) {
-    const part = order.quantity_type === 'percent_of_position' ? (quantity * order.quantity) / 100 : order.quantity;
+    const part =
+      order.quantity_type === 'percent_of_position'
+        ? (quantity * order.quantity) / 100
+        : wholeIfUnits(order.quantity, instrument);
     quantity = Math.min(quantity, roundQuantity(part, instrument.quantityDecimals));
     // Refused before anything is canceled.
     if (quantity <= 0)
@@ -109,6 +112,16 @@ async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instru
   return record;
 }
 
+/**
+ * A fixed number of contracts, options or units is whole: trading fewer than asked is no answer
+ * (a live broker refuses it). The epsilon lets a computed size's floating point noise pass.
+ */
+function wholeIfUnits(amount: number, instrument: Instrument): number {
+  if (instrument.quantityDecimals === 0 && Math.abs(amount - Math.round(amount)) > 1e-6)
+    throw invalid(`quantity ${amount} must be a whole number: ${instrument.symbol} trades in whole units`);
+  return amount;
+}
+
 function resolveQuantity(book: Book, order: Order, instrument: Instrument, price: number): number {
   const amount = order.quantity;
   if (amount === undefined || !Number.isFinite(amount) || amount <= 0)
@@ -117,11 +130,7 @@ function resolveQuantity(book: Book, order: Order, instrument: Instrument, price
   let quantity: number;
   switch (order.quantity_type) {
     case 'fixed':
-      // A number of contracts, options or units is whole: trading fewer than asked is no answer
-      // (a live broker refuses it). The epsilon lets a computed size's floating point noise pass.
-      if (instrument.quantityDecimals === 0 && Math.abs(amount - Math.round(amount)) > 1e-6)
-        throw invalid(`quantity ${amount} must be a whole number: ${instrument.symbol} trades in whole units`);
-      quantity = amount;
+      quantity = wholeIfUnits(amount, instrument);
       break;
     case 'cash':
       quantity = amount / unitValue;
