@@ -285,6 +285,20 @@ describe('paper simulator: brackets, close and cancel', () => {
     ]);
   });
 
+  it('closes all of a crypto position with 100 percent_of_position, leaving no dust and no exit behind', async () => {
+    const paper = await paperFixture();
+    const eth = { symbol: 'ETH/USD', class: 'crypto' as const };
+    // 85.21516638 × 100 / 100 is 85.21516637999999 in floating point: 85.21516637 was closed,
+    // a partial close leaving 0.00000001 ETH and its take profit working.
+    await paper.place({ ...eth, quantity: 85.21516638, take_profit_price: 20 });
+    await paper.place({ ...eth, action: 'close', quantity: 100, quantity_type: 'percent_of_position' });
+    expect((await paper.view()).positions).toEqual([]);
+    expect((await paper.view()).openOrders).toEqual([]);
+    await paper.place({ ...eth, quantity: 83.5889852 });
+    await paper.place({ ...eth, action: 'sell', quantity: 100, quantity_type: 'percent_of_position' });
+    expect((await paper.holdings()).positions).toEqual([]);
+  });
+
   it('refuses a close sized in cash or percent of equity rather than closing the whole position', async () => {
     const paper = await paperFixture();
     await paper.place({ quantity: 10, stop_loss_price: 95 });

@@ -5,8 +5,11 @@ import { decimalsOf } from '../../core/ticks.ts';
 /** Rounds down to `decimals` (8 for crypto, 4 for fractional shares, 0 for contracts and lots). */
 export function roundQuantity(quantity: number, decimals: number): number {
   const factor = 10 ** decimals;
-  // The epsilon keeps 0.3/0.1-style results from losing a unit to floating point.
-  return Math.floor(quantity * factor + 1e-6) / factor;
+  // The epsilon keeps 0.3/0.1-style results from losing a unit to floating point; it grows with
+  // the size (100 % of 85.21516638 is 85.21516637999999: 8521516637.999999 units), never to a
+  // thousandth of a unit (1e8 PEPE are 1e16 units: 1e-12 of that would add 0.0001 PEPE).
+  const scaled = quantity * factor;
+  return Math.floor(scaled + Math.min(1e-3, Math.max(1e-6, Math.abs(scaled) * 1e-12))) / factor;
 }
 
 export function roundCash(amount: number): number {
