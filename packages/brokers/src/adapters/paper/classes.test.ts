@@ -210,6 +210,17 @@ describe('paper broker: margined classes', () => {
     ]);
   });
 
+  it('crypto: holds the coins bought to the last of 8 decimals, and sells them to nothing', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('PEPEUSD', 0.00001);
+    const pepe = { symbol: 'PEPE/USD', class: 'crypto' as const, quantity: 94_896_846.6752038 };
+    await paper.place(pepe);
+    // Held as 94896846.67520382 (a 1e9 scale past what a double keeps), sold down to 0.000000015.
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'PEPE/USD', quantity: 94_896_846.6752038 }]);
+    await paper.place({ ...pepe, action: 'sell' });
+    expect((await paper.holdings()).positions).toEqual([]);
+  });
+
   it('crypto: BTC/USDT trades on the BTC/USD feed, paid in full', async () => {
     const paper = await paperFixture();
     expect(await paper.place({ symbol: 'BTCUSDT', class: 'crypto', quantity: 0.5 })).toMatchObject({

@@ -4,7 +4,7 @@
 // closes (realized P&L), and a fraction of the notional is held while the position is open.
 import type { OrderClass } from '@router/orders';
 import type { Instrument } from './instruments.ts';
-import { roundCash } from './precision.ts';
+import { roundCash, sizeAfter } from './precision.ts';
 import type { PaperAccount, PaperPosition } from './types.ts';
 
 export interface Mark {
@@ -38,8 +38,7 @@ function traded(before: PaperPosition | undefined, trade: Trade): { after?: Pape
   const { instrument, quantity, price } = trade;
   const held = before?.quantity ?? 0;
   const average = before?.averagePrice ?? price;
-  // Quantities carry up to 8 decimals (crypto); round off floating point noise below that.
-  const next = Math.round((held + quantity) * 1e9) / 1e9;
+  const next = sizeAfter(held, quantity, instrument.quantityDecimals);
   const closed =
     held !== 0 && Math.sign(quantity) !== Math.sign(held)
       ? Math.sign(held) * Math.min(Math.abs(quantity), Math.abs(held))

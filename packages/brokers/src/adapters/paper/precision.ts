@@ -24,3 +24,12 @@ export function roundAverage(price: number, tick: number): number {
   const factor = 10 ** Math.max(6, decimalsOf(tick) + 3);
   return Math.round(price * factor) / factor;
 }
+
+/**
+ * A position's size after a fill, to the instrument's decimals (8 for crypto): the double nearest
+ * that decimal. Scaled by 1e9, rounded and scaled back, 94,896,846.6752038 PEPE bought were held as
+ * 94896846.67520382, and selling them left 0.000000015.
+ */
+export function sizeAfter(held: number, quantity: number, decimals: number): number {
+  return Number((held + quantity).toFixed(decimals));
+}
