@@ -60,6 +60,20 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect(await paper.holdings()).toMatchObject({ cash: 100_100, positions: [] });
   });
 
+  it('fills a take profit the entry already passed at once at the market, not at its limit a minute later', async () => {
+    // 100 until minute 2, then 110: a buy stop at 105 fills at 110, over its take profit at 106.
+    const quote: QuoteSource = (_symbol, _cls, at) => ((at - START) / MINUTE < 2 ? 100 : 110);
+    const paper = await paperFixture({ quote });
+    await paper.place({ quantity: 10, type: 'stop', stop_price: 105, take_profit_price: 106, stop_loss_price: 100 });
+    paper.advance(5 * MINUTE);
+    // Sold at 106, a minute after: 40 less than a broker gives for a marketable limit.
+    expect(await paper.holdings()).toMatchObject({ cash: 100_000, positions: [] });
+    expect((await paper.view()).fills.map(({ side, price }) => [side, price])).toEqual([
+      ['sell', 110],
+      ['buy', 110],
+    ]);
+  });
+
   it('derives the stop loss from the fill price by percent or distance, and exits a short upwards', async () => {
     const paper = await paperFixture();
     await paper.place({ action: 'sell_short', quantity: 10, stop_loss_price_percent: 5 });

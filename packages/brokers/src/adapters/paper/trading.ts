@@ -17,6 +17,7 @@ import {
   track,
 } from './book.ts';
 import type { Instrument } from './instruments.ts';
+import { executionPrice } from './matching.ts';
 import { applyFill, buyingPower, heldQuantity, powerUsed, type Trade } from './portfolio.ts';
 import type { PaperOrder } from './types.ts';
 
@@ -114,7 +115,7 @@ export async function fill(book: Book, order: PaperOrder, at: number, limitOrMar
   const sibling = order.ocoId ? book.orders.get(order.ocoId) : undefined;
   if (sibling?.status === 'open') finish(book, sibling, 'canceled', 'Canceled: the other exit of the bracket filled');
   for (const [i, trade] of trades.entries()) await fitExits(book, trade.instrument, before[i] ?? 0);
-  if (order.bracket) createExits(book, order, at, price);
+  if (order.bracket) await createExits(book, order, at, price);
 }
 
 /**
@@ -156,7 +157,7 @@ function exitDescription(exit: PaperOrder): string {
  * other. They protect what the entry opened: a buy that only reduced a short opened nothing (its
  * "stop loss" would sell, adding to the short), one that turned it long opened what is now held.
  */
-function createExits(book: Book, entry: PaperOrder, at: number, price: number): void {
+async function createExits(book: Book, entry: PaperOrder, at: number, price: number): Promise<void> {
   const bracket = entry.bracket ?? {};
   const long = entry.side === 'buy';
   const instrument = instrumentOf(book, entry.symbol, entry.class);
@@ -209,4 +210,10 @@ function createExits(book: Book, entry: PaperOrder, at: number, price: number): 
     endWithContract(book, order);
     track(book, order);
   }
+  // A take profit the entry's fill already passed (a stop entry that gapped through it) is a
+  // marketable limit: it fills there and then at that price, as a broker fills one, not at its
+  // limit at the next minute.
+  const takeProfit = exits.find((order) => order.type === 'limit');
+  if (takeProfit && executionPrice(takeProfit, price, false, false).price !== undefined)
+    await fill(book, takeProfit, at, price);
 }
