@@ -50,13 +50,18 @@ describe('paper broker: the account view and reset', () => {
   });
 
   it('fills what the market reached before a reset, whether or not the account was looked at meanwhile', async () => {
-    for (const looked of [false, true]) {
+    // Reset 5 minutes on, or at the very minute the market reached the order (its fill is history all the same).
+    for (const [looked, later] of [
+      [false, 4],
+      [true, 4],
+      [false, 0],
+    ] as const) {
       const paper = await paperFixture();
       await paper.place({ type: 'limit', limit_price: 95, quantity: 10 }, 'limit');
       paper.prices.set('AAPL', 94);
       paper.advance(MINUTE);
       if (looked) await paper.view();
-      paper.advance(4 * MINUTE);
+      paper.advance(later * MINUTE);
       const reset = await paper.broker.resetAccount(paper.ctx, paper.session, paper.accountId);
       expect(reset).toMatchObject({ cash: 100_000, positions: [], openOrders: [], fills: [] });
       // Not looked at, it was 'Canceled: the account was reset', its signal too: a fill undone by when a screen was opened.

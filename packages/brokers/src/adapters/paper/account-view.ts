@@ -135,11 +135,13 @@ export async function describeAccount(book: Book, limits = { orders: 100, fills:
     limits.orders > 0
       ? [...new Set([...adopt(book, await book.tx.listOpenOrders()), ...own])].filter((o) => o.status === 'open')
       : [];
+  // Since the last reset: orders placed after it (a reset fills what the market reached first, at
+  // most at the reset's own instant, and cancels the rest).
   const since = account.resetAt ?? 0;
   const filled =
     limits.fills > 0
       ? [...new Set([...adopt(book, await book.tx.listFills(since, limits.fills)), ...own])].filter(
-          (order) => order.status === 'filled' && (order.filledAt ?? 0) >= since,
+          (order) => order.status === 'filled' && (order.filledAt ?? 0) >= since && order.createdAt >= since,
         )
       : [];
   let openOrderCount = 0;
