@@ -157,6 +157,18 @@ describe('paper broker: margined classes', () => {
     expect(after.positions).toMatchObject([{ symbol: 'ES1!', quantity: -1, averagePrice: exit }]);
   });
 
+  it('keeps a continuous future (ES1!) where it was when its front contract rolls: no P&L out of a roll', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('ES', 5000);
+    // An hour before March's ES expires, to an hour after: ES1! was March's, then June's, priced
+    // with three more months of carry: a long gained 30 points (1,500 USD) with ES unchanged.
+    paper.advance(Date.UTC(2025, 2, 21, 19) - paper.now());
+    const bought = await paper.place({ symbol: 'ES1!', class: 'future', quantity: 1 });
+    expect(bought.price).toBeGreaterThan(5000);
+    paper.advance(2 * 60 * MINUTE);
+    expect((await paper.view()).positions).toMatchObject([{ symbol: 'ES1!', price: bought.price, unrealizedPnl: 0 }]);
+  });
+
   it('refuses a fractional number of contracts rather than trading fewer than asked', async () => {
     const paper = await paperFixture();
     paper.prices.set('ES', 5000);

@@ -45,19 +45,6 @@ export function thirdFriday(year: number, month: number): number {
   return Date.UTC(year, month - 1, day, SESSION_CLOSE_UTC_HOUR);
 }
 
-/** Expiry of the n-th listed contract (1 = the front) not expired at `at`. */
-export function listedExpiry(months: string, at: number, n: number): number {
-  const start = new Date(at);
-  let seen = 0;
-  for (let offset = 0; offset < 12 * 10; offset++) {
-    const year = start.getUTCFullYear() + Math.floor((start.getUTCMonth() + offset) / 12);
-    const month = ((start.getUTCMonth() + offset) % 12) + 1;
-    const expiry = thirdFriday(year, month);
-    if (months.includes(ALL_MONTHS[month - 1] ?? '') && expiry > at && ++seen === n) return expiry;
-  }
-  return at;
-}
-
 function tickFor(cls: OrderClass, level: number): number {
   if (cls === 'forex') return level >= 20 ? 0.001 : 0.00001;
   if (cls === 'crypto') return Math.min(0.01, Math.max(1e-10, 10 ** (Math.floor(Math.log10(level)) - 4)));

@@ -3,7 +3,7 @@
 // (Black-Scholes), rounded to the instrument's tick.
 
 import { roundToTick } from '../../core/ticks.ts';
-import { type Instrument, listedExpiry } from './instruments.ts';
+import type { Instrument } from './instruments.ts';
 import type { QuoteSource } from './quotes.ts';
 
 /** The account's factor for a scale key (1 when no signal set one). */
@@ -54,8 +54,14 @@ export function unscaledPrice(instrument: Instrument, at: number, quote: QuoteSo
   }
   const price = quote(instrument.priceKey, instrument.priceClass, when);
   if (!future) return price;
-  const expiry = instrument.expiresAt ?? listedExpiry(future.months, when, future.position ?? 1);
-  return price * (1 + CARRY_PER_MONTH * Math.max(0, (expiry - when) / MONTH));
+  // A continuous future (ES1!) carries what its contract does on average: half the months between
+  // listed contracts for the front, as many more for each next. Priced as its contract of the day,
+  // it jumped by those months of carry at every roll: a P&L out of nothing (1,500 USD on one ES).
+  const months =
+    instrument.expiresAt !== undefined
+      ? Math.max(0, (instrument.expiresAt - when) / MONTH)
+      : ((future.position ?? 1) - 0.5) * (12 / future.months.length);
+  return price * (1 + CARRY_PER_MONTH * months);
 }
 
 export function priceOf(instrument: Instrument, at: number, quote: QuoteSource, scaleOf: ScaleOf): number {
