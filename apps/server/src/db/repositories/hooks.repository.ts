@@ -275,10 +275,14 @@ export async function insertApiHook(db: Executor, values: typeof hooks.$inferIns
   });
 }
 
-/** NOTIFY hook_changed once per short key; inside a transaction it is sent on commit. */
-export async function notifyHookChanged(db: Executor, shortKeys: readonly string[]): Promise<void> {
-  if (shortKeys.length === 0) return;
+/**
+ * NOTIFY hook_changed once per short key; inside a transaction it is sent on commit. Returns the
+ * keys, for the caller to drop from its own instance's cache once committed (hooksChangedHere).
+ */
+export async function notifyHookChanged(db: Executor, shortKeys: readonly string[]): Promise<readonly string[]> {
+  if (shortKeys.length === 0) return shortKeys;
   await db.execute(
     sql`select pg_notify(${HOOK_CHANGED_CHANNEL}, k) from unnest(${sql.param([...shortKeys])}::text[]) as k`,
   );
+  return shortKeys;
 }

@@ -45,11 +45,11 @@ export interface ClaimedDelivery {
   isEnabled: boolean;
 }
 
-// Events queued before hook.shortKey (a webhook URL's secret) was left out go without it. (No SQL
-// comment here: pg_stat_activity keeps a statement's first 1 KB, which the crash drills search.)
+// (No SQL comment here: pg_stat_activity keeps a statement's first 1 KB, which the crash drills
+// search.)
 const CLAIMED = sql`
   select d.id::float8 as id, d.attempts, d.created_at as "createdAt", d.next_attempt_at as "dueAt",
-    e.id as "eventId", e.type as "eventType", e.created_at as "eventAt", e.data #- '{hook,shortKey}' as data,
+    e.id as "eventId", e.type as "eventType", e.created_at as "eventAt", e.data,
     n.id::int as "notificationId", n.key as "notificationKey", n.user_id::int as "userId",
     n.connector_id::int as "connectorId", n.account_id as "accountId", n.type as channel, n.metadata,
     n.secret, n.secret_key_id as "secretKeyId", n.secret_rotated_at as "secretRotatedAt",

@@ -57,11 +57,23 @@ export function notificationEventCtes(source: string, at = 'now()'): string {
 
 /** The columns of emitEvents' JSON input rows (json_to_recordset); created_at may be null (now). */
 const SOURCE_COLUMNS =
-  'user_id bigint, connector_id bigint, account_id text, type text, data jsonb, created_at timestamptz';
+  'user_id bigint, connector_id bigint, account_id text, type text, data jsonb, created_at timestamptz, quiet boolean';
 
-/** A select of source rows from `param`, a JSON parameter holding events (eventsJson of events.ts). */
+/**
+ * A select of source rows from `param`, a JSON parameter holding events (eventsJson of events.ts).
+ * A `quiet` one (a refusal told once a minute per hook, reason and message; each instance keeps
+ * that minute in process too) is left out when any instance wrote the same within the minute
+ * before it (notification_events_connector_idx): a flood over several instances is told as
+ * seldom as over one.
+ */
 export const jsonEventSource = (param: string) =>
-  `select * from json_to_recordset(${param}::json) as t(${SOURCE_COLUMNS})`;
+  `select * from json_to_recordset(${param}::json) as t(${SOURCE_COLUMNS})
+    where t.quiet is not true or not exists (select 1 from notification_events e
+      where e.connector_id = t.connector_id and e.type = t.type
+        and e.created_at > coalesce(t.created_at, now()) - interval '1 minute'
+        and e.data->'hook'->>'key' is not distinct from t.data->'hook'->>'key'
+        and e.data->>'reason' is not distinct from t.data->>'reason'
+        and e.data->>'message' is not distinct from t.data->>'message')`;
 
 /**
  * notificationEventCtes of a jsonEventSource: each event at its own time when it has one (a

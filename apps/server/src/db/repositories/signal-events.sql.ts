@@ -29,7 +29,8 @@ export function orderEventTypesSql(status: string, from: string, action: string)
  * A select of notification source rows (`user_id, connector_id, account_id, type, data`, see
  * notificationEventCtes) from `changed`, a relation with the signals columns `id, user_id,
  * hook_id, connector_id, account_id, provider_name, is_test, status, "order", broker_order_id,
- * price` and `types text[]` (the events to emit) and `message text` (order.rejected's reason).
+ * price` and `types text[]` (the events to emit) and `message text` (order.rejected's reason,
+ * or what to do about an order whose outcome stays unknown).
  * `data` is OrderEventData (modules/notifications/events.ts).
  */
 export function signalEventSource(changed: string): string {
@@ -39,7 +40,7 @@ export function signalEventSource(changed: string): string {
         'connectorKey', (select c.key from connectors c where c.id = x.connector_id),
         'providerName', x.provider_name, 'accountId', x.account_id, 'order', x."order", 'status', x.status,
         'brokerOrderId', x.broker_order_id, 'price', x.price,
-        'message', case when t.type = 'order.rejected' then x.message end) as data
+        'message', case when t.type = 'order.rejected' or x.status = 'unknown' then x.message end) as data
     from ${changed} x
     cross join lateral unnest(x.types) as t(type)
     where not x.is_test

@@ -5,6 +5,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { signals } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 import { activityChangedSql } from './live.repository.ts';
+import { notificationEventCtes } from './notification-outbox.repository.ts';
+import { signalEventSource } from './signal-events.sql.ts';
 import type { Queryable } from './signals.repository.ts';
 
 export interface ClaimedSignal {
@@ -126,6 +128,8 @@ export interface Unconfirmed {
 /**
  * The broker cannot tell whether the order exists: the signals stay 'unknown' with their credit
  * held, their answer tells the user to check the broker account, and they are not asked about again.
+ * Their settings are told so (order.placed with status 'unknown' and that message): nothing else
+ * will ever be, and the order may be live at the broker.
  */
 export async function markSignalsUnconfirmed(db: Queryable, signals: readonly Unconfirmed[]): Promise<void> {
   if (signals.length === 0) return;
@@ -135,8 +139,13 @@ export async function markSignalsUnconfirmed(db: Queryable, signals: readonly Un
         update signals s set status = 'unknown', response = i.response::jsonb, completed_at = now()
         from json_to_recordset($1::json) as i(id text, "from" text, "leaseOwner" text, attempt int, response text)
         where s.id = i.id and s.status = i."from" and s.lease_owner = i."leaseOwner" and s.attempts = i.attempt
-        returning s.user_id
-      ) ${activityChangedSql('updated')}`,
+        returning s.id, s.user_id, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test, s.status,
+          s."order", s.broker_order_id, s.price, s.response->>'status_description' as message,
+          array['order.placed'] as types
+      ), told as (${activityChangedSql('updated')}),
+      order_events as (${signalEventSource('updated')}),
+      ${notificationEventCtes('order_events')}
+      select (select count(*) from told)`,
     values: [JSON.stringify(signals)],
   });
 }

@@ -29,6 +29,7 @@ import { moveAccountSignals } from '../../db/repositories/signal-reconcile.repos
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { hooksChangedHere } from '../hooks/hook-cache.ts';
 import { resealWebhookSecret } from '../notifications/secret.ts';
 import { OAUTH_STATE_TTL_MS } from './create.ts';
 import { brokerContextFor, connectFailure, providerBroker } from './provider.ts';
@@ -97,8 +98,9 @@ function mergeAccounts(known: readonly StoredBrokerAccount[], fresh: readonly Br
  * credentials no longer serve them), with their hooks, fan-out legs, notification settings and
  * signals, so the hooks' URLs keep working under the new credentials, and orders still resting
  * or unfinished are followed there and told to the settings that moved. A setting `to` already has stays put.
- * A `from` left with no account and no webhook of the user's is gone (true): nothing of it is of
- * use, and listed it would only be an empty connection the user has to delete.
+ * A `from` left with no account and no webhook of the user's is gone: nothing of it is of use,
+ * and listed it would only be an empty connection the user has to delete. Returns then the short
+ * keys told hook_changed (null while `from` stays).
  */
 async function handOver(
   services: Services,
@@ -107,7 +109,7 @@ async function handOver(
   from: ConnectorRow,
   to: ConnectorRow,
   ids: ReadonlySet<string>,
-): Promise<boolean> {
+): Promise<readonly string[] | null> {
   const moving = from.accounts.filter((account) => ids.has(account.id)).map((account) => account.id);
   const left = from.accounts.filter((account) => !ids.has(account.id));
   await updateConnector(tx, from.id, {
@@ -129,11 +131,11 @@ async function handOver(
         : null;
     await moveNotification(tx, setting.id, to.id, secret);
   }
-  if (left.length > 0 || (await listHooks(tx, userId, from.id)).length > 0) return false;
+  if (left.length > 0 || (await listHooks(tx, userId, from.id)).length > 0) return null;
   // What stays (a REST API hook `to` has its own of, a setting `to` already has) goes with it.
-  await notifyHookChanged(tx, await listHookShortKeys(tx, from.id));
+  const changed = await notifyHookChanged(tx, await listHookShortKeys(tx, from.id));
   await deleteConnectorRow(tx, from.id);
-  return true;
+  return changed;
 }
 
 const toDate = (ms: number | undefined) => (ms === undefined ? null : new Date(ms));
@@ -160,6 +162,7 @@ export async function activateConnector(
   }
   const ids = new Set(session.accounts.map((account) => account.id));
   const emptied: number[] = [];
+  const changed: string[] = [];
   const row = await services.db.transaction(async (tx): Promise<ConnectorRow> => {
     // Looked up under the lock: a connect of the same accounts at once then finds this one.
     await lockProviderActivation(tx, actor.userId, providerName);
@@ -201,16 +204,22 @@ export async function activateConnector(
       : await insertConnector(tx, { key, userId: actor.userId, providerName, ...changes });
     if (!saved) throw new AppError('VALIDATION', OAUTH_STATE_MESSAGE, { field: 'state' });
     if (pending && existing) await deleteConnectorRow(tx, pending.id);
-    for (const other of others)
-      if (await handOver(services, tx, actor.userId, other, saved, ids)) emptied.push(other.id);
+    for (const other of others) {
+      const gone = await handOver(services, tx, actor.userId, other, saved, ids);
+      if (gone) {
+        emptied.push(other.id);
+        changed.push(...gone);
+      }
+    }
     // One activity line per connection: SPEC words ConnectorCreate and ConnectorActivate alike
     // ('… connected'), and the dashboard's tour looks for ConnectorActivate.
     const metadata = connectorActionMetadata(saved);
     await recordAction(tx, { userId: actor.userId, code: 'ConnectorActivate', address: actor.address, metadata });
     // A reconnect makes the connector's hooks usable again.
-    if (existing) await notifyHookChanged(tx, await listHookShortKeys(tx, saved.id));
+    if (existing) changed.push(...(await notifyHookChanged(tx, await listHookShortKeys(tx, saved.id))));
     return saved;
   });
+  hooksChangedHere(services, changed);
   for (const id of emptied) forgetSession(services, id);
   return toConnectorView(row);
 }

@@ -6,6 +6,7 @@ import { recordAction } from '../../db/repositories/action.repository.ts';
 import { deactivateConnectorRow } from '../../db/repositories/connectors.repository.ts';
 import { listHookShortKeys, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
 import type { Services } from '../../services.ts';
+import { hooksChangedHere } from '../hooks/hook-cache.ts';
 import { emitEvents } from '../notifications/events.ts';
 import { forgetSession } from './session-cache.ts';
 import { connectorActionMetadata } from './types.ts';
@@ -20,6 +21,7 @@ export async function deactivateConnector(
   reason: string,
   version?: number,
 ): Promise<boolean> {
+  let changed: readonly string[] = [];
   const done = await services.db.transaction(async (tx) => {
     const row = await deactivateConnectorRow(tx, connectorId, reason, version);
     if (!row) return false;
@@ -29,7 +31,7 @@ export async function deactivateConnector(
       address: null,
       metadata: connectorActionMetadata(row, { reason }),
     });
-    await notifyHookChanged(tx, await listHookShortKeys(tx, connectorId));
+    changed = await notifyHookChanged(tx, await listHookShortKeys(tx, connectorId));
     await emitEvents(tx, [
       {
         userId: row.userId,
@@ -45,6 +47,8 @@ export async function deactivateConnector(
     ]);
     return true;
   });
+  // This instance refuses the next signal at once, not when its own hook_changed comes back.
+  hooksChangedHere(services, changed);
   forgetSession(services, connectorId);
   return done;
 }

@@ -12,6 +12,7 @@ import {
 import { listHookShortKeys, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { hooksChangedHere } from '../hooks/hook-cache.ts';
 import { disconnectAtBroker } from './disconnect.ts';
 import { forgetSession } from './session-cache.ts';
 import { type Actor, type ConnectorView, connectorActionMetadata, toConnectorView } from './types.ts';
@@ -75,8 +76,8 @@ export async function renameConnectorAccounts(
 /** Deletes the connector with its hooks and notifications (foreign keys cascade). */
 export async function deleteConnector(services: Services, actor: Actor, key: string): Promise<boolean> {
   const row = await requireConnector(services, actor.userId, key);
-  await services.db.transaction(async (tx) => {
-    await notifyHookChanged(tx, await listHookShortKeys(tx, row.id));
+  const changed = await services.db.transaction(async (tx) => {
+    const shortKeys = await notifyHookChanged(tx, await listHookShortKeys(tx, row.id));
     await deleteConnectorRow(tx, row.id);
     await recordAction(tx, {
       userId: actor.userId,
@@ -84,7 +85,9 @@ export async function deleteConnector(services: Services, actor: Actor, key: str
       address: actor.address,
       metadata: connectorActionMetadata(row),
     });
+    return shortKeys;
   });
+  hooksChangedHere(services, changed);
   forgetSession(services, row.id);
   await disconnectAtBroker(services, row);
   return true;

@@ -7,6 +7,7 @@ import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { type Actor, requireConnector } from '../connectors/index.ts';
+import { hooksChangedHere } from './hook-cache.ts';
 import { actionMetadata, requireHook } from './manage.ts';
 
 export const HOOK_ACCOUNT_GONE =
@@ -20,8 +21,8 @@ export async function activateHook(services: Services, actor: Actor, key: string
   if (!holdsAccount(connector, hook.accountId)) {
     throw new AppError('VALIDATION', HOOK_ACCOUNT_GONE, { field: 'key' });
   }
-  await services.db.transaction(async (tx) => {
-    if (!(await activateHookRow(tx, hook.id))) return;
+  const activated = await services.db.transaction(async (tx) => {
+    if (!(await activateHookRow(tx, hook.id))) return false;
     await notifyHookChanged(tx, [hook.shortKey]);
     // A code of ours beside SPEC's (as HookDeactivate), worded by describeAction.
     await recordAction(tx, {
@@ -30,6 +31,8 @@ export async function activateHook(services: Services, actor: Actor, key: string
       address: actor.address,
       metadata: { ...actionMetadata(hook), reason: hook.deactivatedReason },
     });
+    return true;
   });
+  if (activated) hooksChangedHere(services, [hook.shortKey]);
   return { ...hook, isActive: true, deactivatedReason: null };
 }

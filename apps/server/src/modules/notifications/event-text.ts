@@ -35,6 +35,9 @@ function rows(pairs: Array<[string, unknown]>): Array<[string, string]> {
   });
 }
 
+/** order.placed of an order the broker could neither confirm nor deny (reconciliation gave up). */
+const UNKNOWN_VERB = 'Order outcome unknown';
+
 const ORDER_VERBS: Record<string, string> = {
   'order.placed': 'Order placed',
   'order.filled': 'Order filled',
@@ -80,7 +83,7 @@ function orderText(type: string, data: Data, title: Title): EventText {
   const filledAt = type === 'order.filled' && text(data.price) ? ` at ${text(data.price)}` : '';
   const signalId = text(data.signalId) ?? '';
   return {
-    summary: `${ORDER_VERBS[type] ?? 'Order'}: ${what || 'order'}${filledAt} on ${broker}`,
+    summary: `${data.status === 'unknown' ? UNKNOWN_VERB : (ORDER_VERBS[type] ?? 'Order')}: ${what || 'order'}${filledAt} on ${broker}`,
     intro: `${text(hook.name) ? `Webhook "${text(hook.name)}"` : 'A webhook'} sent an order to ${broker} account ${text(data.accountId) ?? ''}.`,
     details: rows([
       ['Symbol', order.symbol],

@@ -108,6 +108,11 @@ export type NotificationEvent = {
     data: EventDataByType[T];
     /** When it happened (its webhook's `timestamp`); default: when it is written. */
     at?: Date;
+    /**
+     * A signal.refused told at most once a minute per hook, reason and message (a refusal with no
+     * entry of its own): left out when any instance wrote the same one within the minute.
+     */
+    quiet?: boolean;
   };
 }[NotificationEventType];
 
@@ -121,6 +126,7 @@ export function eventsJson(events: readonly NotificationEvent[]): string {
       type: e.type,
       data: e.data,
       created_at: e.at?.toISOString() ?? null,
+      ...(e.quiet ? { quiet: true } : {}),
     })),
   );
 }

@@ -12,7 +12,6 @@ import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
 import { orderEventTypesSql } from '../../db/repositories/signal-events.sql.ts';
 import { deactivateConnector } from '../connectors/index.ts';
-import { type EventHook, emitEventsOn } from './events.ts';
 
 let t: TestApp;
 let sink: SmtpSink;
@@ -154,18 +153,14 @@ describe('notifications of the signal path', () => {
 
   it("never sends the webhook URL's key (it places orders): in no webhook, in no mail", async () => {
     const { trader, receiver, webhooks, mail, refused } = await desk('secret');
-    // An event queued before the key was left out (stored with it) goes without it too.
-    const hook = { key: trader.hook.key, shortKey: trader.shortKey, name: 'Main' } as EventHook;
-    await emitEventsOn(t.services.db.$client, [
-      { userId: trader.userId, type: 'signal.refused', data: { hook, reason: 'refused', message: 'queued before' } },
-    ]);
+    // Events queued before the key was left out lost it in migration 0034.
     expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
     await refused({ ...BUY, quantity: 2 });
     await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'hold', quantity: 1 });
     const told = [
       ...(await webhooks('order.placed')),
       ...(await webhooks('order.rejected')),
-      ...(await webhooks('signal.refused', 2)),
+      ...(await webhooks('signal.refused')),
     ];
     for (const webhook of told) expect(webhook.payload?.data.hook).toEqual({ key: trader.hook.key, name: 'Main' });
     await mail('Order placed');

@@ -90,4 +90,34 @@ describe('the activity writer', () => {
     const told = events.rows.map((r) => r.data.message);
     expect(told.sort()).toEqual([CONNECTOR_INACTIVE.body.message, TOO_MANY.body.message].sort());
   });
+
+  // Each instance kept its own minute: with two instances a flood over the rate limit was told
+  // twice a minute, with three three times.
+  it('tells a refusal with no entry once a minute across instances, each of a different reason still', async () => {
+    const trader = await setupTrader(t, 'writer-instances@example.com');
+    await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+      email: 'writer-instances@example.com',
+    });
+    const entry = await t.app.signalRuntime.hooks.get(trader.shortKey);
+    if (!entry) throw new Error('hook not found');
+    const instances = [1, 2, 3].map(() => new ActivityWriter(t.services.db.$client, t.services.log));
+    const tell = (writer: ActivityWriter, answer: Parameters<typeof refusalEvent>[1]) => {
+      const event = refusalEvent(entry, answer);
+      if (!event) throw new Error('no event');
+      writer.notify(event, entry);
+    };
+    for (const writer of instances) {
+      tell(writer, TOO_MANY);
+      await writer.flush();
+    }
+    tell(instances[1] as ActivityWriter, CONNECTOR_INACTIVE);
+    await instances[1]?.flush();
+    const events = await t.services.db.$client.query<{ data: { message: string } }>(
+      `select data from notification_events where user_id = $1 and type = 'signal.refused'`,
+      [trader.userId],
+    );
+    expect(events.rows.map((r) => r.data.message).sort()).toEqual(
+      [CONNECTOR_INACTIVE.body.message, TOO_MANY.body.message].sort(),
+    );
+  });
 });

@@ -27,7 +27,8 @@ const MAX_REQUEST_TEXT = 8_192;
 /**
  * A refusal before the body is read (hook or connector off, rate limit, body too large) is told
  * once a minute per hook and reason (and message): one reason never hides another (the connection
- * switched off right after a 429) within that minute. In process: each instance tells it once.
+ * switched off right after a 429) within that minute. In process, and across instances by the
+ * statement writing it (jsonEventSource: one written by any instance within the minute wins).
  */
 const QUIET_MS = 60_000;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -163,7 +164,8 @@ export class ActivityWriter {
       this.#quiet.set(key, now);
     }
     // Stamped now: the batch (or, through an outage, a later one) writes it after it happened.
-    this.#events.push(event.at ? event : { ...event, at: new Date() });
+    const stamped = event.at ? event : { ...event, at: new Date() };
+    this.#events.push(unread ? { ...stamped, quiet: true } : stamped);
     this.#schedule();
   }
 
