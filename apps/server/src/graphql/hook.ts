@@ -23,6 +23,7 @@ import {
 import { builder } from './builder.ts';
 import { actorOf, dashboardActorOf } from './connector.ts';
 import type { GraphQLContext } from './context.ts';
+import { actsAsUser } from './guards.ts';
 
 /**
  * A live hook's URL places orders in the user's account with no sign-in, no X-User and no audit
@@ -30,7 +31,7 @@ import type { GraphQLContext } from './context.ts';
  * owner's alone. A test hook's places nothing, so the administrator may still send test signals.
  */
 function visibleShortKey(ctx: GraphQLContext, hook: HookView): string {
-  return ctx.viewer?.proxiedBy !== undefined && !hook.isTest ? HIDDEN_SHORT_KEY : hook.shortKey;
+  return actsAsUser(ctx) && !hook.isTest ? HIDDEN_SHORT_KEY : hook.shortKey;
 }
 
 /**

@@ -1,11 +1,13 @@
 // A live webhook's URL places orders in the user's account with no sign-in and no X-User, so no
-// audit entry: in proxy mode the administrator never reads it (hooks, hook, hookCreate), while
-// the user does; a test hook's URL places nothing and stays visible for test signals.
+// audit entry: in proxy mode the administrator never reads it (hooks, hook, hookCreate, the
+// activity log and its search, the per-hook stats), while the user does; a test hook's URL
+// places nothing and stays visible in the hook list for test signals.
 import { HIDDEN_SHORT_KEY } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROXY_START } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
+import { postSignal } from '../../../test/signal-fixtures.ts';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof confirmedUser>>;
@@ -22,16 +24,21 @@ const CREATE = `mutation($k: String!, $a: String!, $test: Boolean) {
   hookCreate(connectorKey: $k, accountId: $a, isTest: $test) { ${FIELDS} } }`;
 type HookFields = { key: string; shortKey: string; url: string; isTest: boolean };
 
+/** The user's paper connection: its key and first account. */
+async function paperOf(token: string): Promise<{ k: string; a: string }> {
+  const paper = await gql<{ connectorActivate: { key: string; accounts: string } }>(
+    t.app,
+    'mutation { connectorActivate(providerName: "paper", credentials: []) { key accounts } }',
+    {},
+    bearer(token),
+  );
+  const accounts = JSON.parse(paper.data?.connectorActivate.accounts ?? '[]') as Array<{ id: string }>;
+  return { k: paper.data?.connectorActivate.key ?? '', a: accounts[0]?.id ?? '' };
+}
+
 describe('a webhook URL in proxy mode', () => {
   it('is the owner’s alone for a live hook: never answered to the administrator acting as them', async () => {
-    const paper = await gql<{ connectorActivate: { key: string; accounts: string } }>(
-      t.app,
-      'mutation { connectorActivate(providerName: "paper", credentials: []) { key accounts } }',
-      {},
-      bearer(ivy.token),
-    );
-    const k = paper.data?.connectorActivate.key ?? '';
-    const a = (JSON.parse(paper.data?.connectorActivate.accounts ?? '[]') as Array<{ id: string }>)[0]?.id;
+    const { k, a } = await paperOf(ivy.token);
     const started = await gql(t.app, PROXY_START, { email: 'ivy@example.test' }, bearer(admin.token));
     expect(started.data).toEqual({ adminProxyStart: 'ivy@example.test' });
     const asIvy = bearer(admin.token, { 'x-user': 'ivy@example.test' });
@@ -70,5 +77,54 @@ describe('a webhook URL in proxy mode', () => {
     // The user reads every URL of theirs.
     const mine = await gql<{ hooks: HookFields[] }>(t.app, LIST, { k }, bearer(ivy.token));
     expect(mine.data?.hooks.map((hook) => hook.shortKey)).toEqual([ownKey, liveKey, testKey]);
+  });
+
+  it('never shows in the activity log, its search or the per-hook stats while proxied', async () => {
+    const jay = await confirmedUser(t, 'jay@example.test');
+    const own = await gql<{ hookCreate: HookFields }>(t.app, CREATE, await paperOf(jay.token), bearer(jay.token));
+    const hook = { key: own.data?.hookCreate.key ?? '', shortKey: own.data?.hookCreate.shortKey ?? '' };
+    expect(hook.shortKey).toMatch(/^[0-9A-Za-z]{22}$/);
+    expect((await postSignal(t, hook.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).statusCode).toBe(201);
+    const trader = { shortKey: hook.shortKey, hook, headers: bearer(jay.token) };
+    const started = await gql(t.app, PROXY_START, { email: 'jay@example.test' }, bearer(admin.token));
+    expect(started.data).toEqual({ adminProxyStart: 'jay@example.test' });
+    const asJay = bearer(admin.token, { 'x-user': 'jay@example.test' });
+    const ACTIONS = 'query($search: String) { actions(search: $search) { id code metadata description } }';
+    type Actions = { actions: Array<{ id: number; code: string; metadata: string; description: string }> };
+
+    const mine = await gql<Actions>(t.app, ACTIONS, {}, trader.headers);
+    expect(JSON.stringify(mine.data)).toContain(trader.shortKey);
+    const proxied = await gql<Actions>(t.app, ACTIONS, {}, asJay);
+    expect(proxied.data?.actions.map((a) => a.code).sort()).toEqual(mine.data?.actions.map((a) => a.code).sort());
+    expect(JSON.stringify(proxied.data)).not.toContain(trader.shortKey);
+    const created = proxied.data?.actions.find((a) => a.code === 'HookCreate');
+    expect(created?.description).toContain(`Webhook ${HIDDEN_SHORT_KEY} (Webhook) created`);
+    const one = await gql(
+      t.app,
+      'query($id: Int!) { action(id: $id) { metadata description } }',
+      { id: created?.id },
+      asJay,
+    );
+    expect(JSON.stringify(one.data)).not.toContain(trader.shortKey);
+
+    // A search is no oracle of the key, one character at a time.
+    const part = trader.shortKey.slice(0, 6);
+    expect((await gql<Actions>(t.app, ACTIONS, { search: part }, trader.headers)).data?.actions.length).toBeGreaterThan(
+      0,
+    );
+    expect((await gql<Actions>(t.app, ACTIONS, { search: part }, asJay)).data?.actions).toEqual([]);
+
+    const STATS = `{ actionsOrderCounters(isGroup: true) { hookShortKey counter }
+      actionsOrderStats(interval: "day", isGroup: true) { hookShortKey counter } }`;
+    const ownStats = await gql(t.app, STATS, {}, trader.headers);
+    expect(JSON.stringify(ownStats.data)).toContain(trader.shortKey);
+    const proxiedStats = await gql<{ actionsOrderCounters: Array<{ hookShortKey: string | null; counter: number }> }>(
+      t.app,
+      STATS,
+      {},
+      asJay,
+    );
+    expect(JSON.stringify(proxiedStats.data)).not.toContain(trader.shortKey);
+    expect(proxiedStats.data?.actionsOrderCounters).toEqual([{ hookShortKey: HIDDEN_SHORT_KEY, counter: 1 }]);
   });
 });
