@@ -127,4 +127,42 @@ describe('a webhook URL in proxy mode', () => {
     expect(JSON.stringify(proxiedStats.data)).not.toContain(trader.shortKey);
     expect(proxiedStats.data?.actionsOrderCounters).toEqual([{ hookShortKey: HIDDEN_SHORT_KEY, counter: 1 }]);
   });
+
+  it('of a notification setting (its path may be the receiver’s secret) reads as its origin only', async () => {
+    const kim = await confirmedUser(t, 'kim@example.test');
+    const { k, a } = await paperOf(kim.token);
+    const url = 'https://example.com/services/T000/B000/XXXXsecretXXXX?token=abc';
+    const own = await gql<{ notificationCreate: { key: string } }>(
+      t.app,
+      `mutation($k: String!, $a: String!, $m: String!) {
+        notificationCreate(connectorKey: $k, accountId: $a, type: 1, metadata: $m) { key } }`,
+      { k, a, m: JSON.stringify({ url }) },
+      bearer(kim.token),
+    );
+    const key = own.data?.notificationCreate.key ?? '';
+    const started = await gql(t.app, PROXY_START, { email: 'kim@example.test' }, bearer(admin.token));
+    expect(started.data).toEqual({ adminProxyStart: 'kim@example.test' });
+    const asKim = bearer(admin.token, { 'x-user': 'kim@example.test' });
+    const LIST = `query($k: String!, $a: String!) { notifications(connectorKey: $k, accountId: $a) { key metadata } }`;
+    const listed = await gql<{ notifications: Array<{ key: string; metadata: string }> }>(t.app, LIST, { k, a }, asKim);
+    expect(JSON.stringify(listed.data)).not.toContain('secret');
+    const shown = JSON.parse(listed.data?.notifications[0]?.metadata ?? '{}') as { url: string };
+    expect(shown).toEqual({ url: 'https://example.com/[redacted]' });
+
+    // The form saved as shown, with other events, keeps the receiver.
+    const UPDATE = 'mutation($k: String!, $m: String!) { notificationUpdate(key: $k, metadata: $m) { metadata } }';
+    const saved = await gql<{ notificationUpdate: { metadata: string } }>(
+      t.app,
+      UPDATE,
+      { k: key, m: JSON.stringify({ ...shown, events: ['order.filled'] }) },
+      asKim,
+    );
+    expect(saved.errors).toBeUndefined();
+    expect(saved.data?.notificationUpdate.metadata).not.toContain('secret');
+    const stored = await t.services.db.$client.query('select metadata from notifications where key = $1', [key]);
+    expect(stored.rows[0]?.metadata).toEqual({ url, events: ['order.filled'] });
+
+    const mine = await gql<{ notifications: Array<{ metadata: string }> }>(t.app, LIST, { k, a }, bearer(kim.token));
+    expect(JSON.parse(mine.data?.notifications[0]?.metadata ?? '{}')).toEqual({ url, events: ['order.filled'] });
+  });
 });
