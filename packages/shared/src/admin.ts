@@ -29,6 +29,14 @@ export const ADMIN_TEXT = {
   rewardKeyReused: 'This idempotency key was used for another reward',
 } as const;
 
+/**
+ * What a live webhook's shortKey (and the end of its URL) reads as in admin proxy mode: the URL
+ * places orders with no sign-in and no audit entry, so it is the user's alone.
+ */
+export const HIDDEN_SHORT_KEY = 'hidden-while-acting-as-the-user';
+export const HIDDEN_HOOK_URL_TEXT =
+  "Only the user can see this webhook's URL or send signals to it: it places orders in their account.";
+
 /** Credits an administrator gives: required, numeric, a whole number greater than 0 (SPEC §5). */
 export const adminCreditsSchema = z
   .number({ error: (issue) => (issue.input === undefined ? MESSAGES.required : 'Must be a number') })

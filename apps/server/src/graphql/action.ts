@@ -2,7 +2,7 @@
 import { type ActionView, getAction, listActions } from '../modules/actions/list-actions.ts';
 import type { TradeLine, TradePhases } from '../modules/actions/trade-line.ts';
 import { builder } from './builder.ts';
-import { requireViewer } from './guards.ts';
+import { actsAsUser, requireViewer } from './guards.ts';
 
 const TradePhasesRef = builder.objectRef<TradePhases>('TradePhases').implement({
   description: 'Milliseconds per phase of a call; null when the phase did not run (or was not recorded).',
@@ -87,12 +87,12 @@ builder.queryFields((t) => ({
       providerName: t.arg.string({ description: 'Order actions of this broker' }),
       symbol: t.arg.string({ description: 'Order actions for this symbol (case-insensitive)' }),
     },
-    resolve: (_root, args, ctx) => listActions(ctx.services, requireViewer(ctx).userId, args),
+    resolve: (_root, args, ctx) => listActions(ctx.services, requireViewer(ctx).userId, args, actsAsUser(ctx)),
   }),
   action: t.field({
     type: ActionRef,
     description: 'One action of the caller; NOT_FOUND otherwise.',
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, { id }, ctx) => getAction(ctx.services, requireViewer(ctx).userId, id),
+    resolve: (_root, { id }, ctx) => getAction(ctx.services, requireViewer(ctx).userId, id, actsAsUser(ctx)),
   }),
 }));

@@ -4,6 +4,7 @@
 // 'No access' to a user without it) and sign-out take any signed-in caller. They live with the
 // caller in modules/auth, so services check access without importing GraphQL.
 export {
+  actsAsUser,
   requireDashboard,
   requireGroup,
   requireOwner,

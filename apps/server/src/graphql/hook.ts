@@ -3,6 +3,7 @@
 // Hook.health (issue #21), which SPEC does not list. A personal API token may create and pause
 // webhooks (trading and the emergency stop), never weaken them: hookUpdate, hooksResume,
 // hookActivate and hookDelete need a dashboard session (dashboardActorOf).
+import { HIDDEN_SHORT_KEY } from '@router/shared';
 import type { HookView } from '../db/repositories/hooks.repository.ts';
 import { requireAdmin } from '../modules/admin/guard.ts';
 import {
@@ -22,6 +23,16 @@ import {
 import { builder } from './builder.ts';
 import { actorOf, dashboardActorOf } from './connector.ts';
 import type { GraphQLContext } from './context.ts';
+import { actsAsUser } from './guards.ts';
+
+/**
+ * A live hook's URL places orders in the user's account with no sign-in, no X-User and no audit
+ * entry, and outlives the proxy: like an API token or a signing secret (requireOwner), it is the
+ * owner's alone. A test hook's places nothing, so the administrator may still send test signals.
+ */
+function visibleShortKey(ctx: GraphQLContext, hook: HookView): string {
+  return actsAsUser(ctx) && !hook.isTest ? HIDDEN_SHORT_KEY : hook.shortKey;
+}
 
 /**
  * The kill switch of everyone is an admin call (requireAdmin: FORBIDDEN to others and to an
@@ -54,7 +65,10 @@ export const HookRef = builder.objectRef<HookView>('Hook').implement({
   description: 'SPEC §3 Hook: a webhook placing orders on one broker account.',
   fields: (t) => ({
     key: t.exposeString('key'),
-    shortKey: t.exposeString('shortKey', { description: '22 base62 characters; the webhook URL ends with it' }),
+    shortKey: t.string({
+      description: `22 base62 characters; the webhook URL ends with it. '${HIDDEN_SHORT_KEY}' for a live hook in admin proxy mode`,
+      resolve: (hook, _args, ctx) => visibleShortKey(ctx, hook),
+    }),
     name: t.exposeString('name'),
     accountId: t.exposeString('accountId'),
     isActive: t.exposeBoolean('isActive'),
@@ -89,7 +103,7 @@ export const HookRef = builder.objectRef<HookView>('Hook').implement({
     }),
     url: t.string({
       description: '{PUBLIC_URL}/hook/{shortKey}',
-      resolve: (hook, _args, ctx) => hookUrl(ctx.services, hook.shortKey),
+      resolve: (hook, _args, ctx) => hookUrl(ctx.services, visibleShortKey(ctx, hook)),
     }),
   }),
 });

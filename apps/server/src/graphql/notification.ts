@@ -2,6 +2,7 @@
 // and re-send (issue #17).
 import { NOTIFICATION_TYPE } from '@router/shared';
 import type { DeliveryLogRow } from '../db/repositories/notification-deliveries.repository.ts';
+import { redactUrl } from '../modules/admin/audit.ts';
 import {
   createNotification,
   deleteNotification,
@@ -16,7 +17,7 @@ import {
 } from '../modules/notifications/index.ts';
 import { builder } from './builder.ts';
 import { actorOf, dashboardActorOf } from './connector.ts';
-import { requireOwner } from './guards.ts';
+import { actsAsUser, requireOwner } from './guards.ts';
 
 /**
  * A webhook's signing secret is a credential of its owner: answered only to their own dashboard
@@ -38,8 +39,12 @@ const NotificationRef = builder.objectRef<NotificationAnswer>('Notification').im
     type: t.exposeInt('type', { description: 'HOOK 1, EMAIL 2, PUSH 4, SMS 8' }),
     isEnabled: t.exposeBoolean('isEnabled'),
     metadata: t.string({
-      description: 'JSON: {email} or {url}, and `events` (a list of event names; absent: all events)',
-      resolve: (n) => JSON.stringify(n.metadata),
+      description:
+        'JSON: {email} or {url}, and `events` (a list of event names; absent: all events). In admin proxy mode the url is its origin and /[redacted] (its path and query may be the receiver’s secret); sent back so to notificationUpdate, it keeps the URL.',
+      resolve: (n, _args, ctx) =>
+        JSON.stringify(
+          actsAsUser(ctx) && n.metadata.url ? { ...n.metadata, url: redactUrl(n.metadata.url) } : n.metadata,
+        ),
     }),
     connectorKey: t.exposeString('connectorKey'),
     accountId: t.exposeString('accountId'),
@@ -123,7 +128,14 @@ builder.mutationFields((t) => ({
       "New metadata for a setting; it is enabled again. A webhook setting's new URL is FORBIDDEN to an administrator acting as the user. FORBIDDEN to a personal API token (account setup: it could turn events off or mail another address).",
     args: { key: t.arg.string({ required: true }), metadata: t.arg.string({ required: true }) },
     resolve: (_root, { key, metadata }, ctx) =>
-      updateNotification(ctx.services, dashboardActorOf(ctx), key, metadata, () => requireOwner(ctx, URL_OWNER_ONLY)),
+      updateNotification(
+        ctx.services,
+        dashboardActorOf(ctx),
+        key,
+        metadata,
+        () => requireOwner(ctx, URL_OWNER_ONLY),
+        actsAsUser(ctx) ? redactUrl : undefined,
+      ),
   }),
   notificationDelete: t.boolean({
     args: { key: t.arg.string({ required: true }) },

@@ -1,15 +1,25 @@
 // SPEC §7 `actionsOrderCounters` and `actionsOrderStats`: the dashboard tile and chart.
+import { HIDDEN_SHORT_KEY } from '@router/shared';
 import type { CounterRow, StatsRow } from '../db/repositories/stats.repository.ts';
 import { getOrderCounters, getOrderStats } from '../modules/stats/order-stats.ts';
 import { builder } from './builder.ts';
-import { requireViewer } from './guards.ts';
+import type { GraphQLContext } from './context.ts';
+import { actsAsUser, requireViewer } from './guards.ts';
+
+/** A hook's shortKey is its URL's secret: hidden from an administrator acting as the user (Hook.shortKey). */
+const shownShortKey = (ctx: GraphQLContext, shortKey: string | null) =>
+  shortKey !== null && actsAsUser(ctx) ? HIDDEN_SHORT_KEY : shortKey;
 
 const OrderCounterRef = builder.objectRef<CounterRow>('OrderCounter').implement({
   description: 'SPEC §3 Order counters: signals received in a window.',
   fields: (t) => ({
     counter: t.exposeInt('counter', { description: 'live signals' }),
     counterTest: t.exposeInt('counterTest', { description: 'test-hook signals' }),
-    hookShortKey: t.exposeString('hookShortKey', { nullable: true, description: 'the hook (isGroup), else null' }),
+    hookShortKey: t.string({
+      nullable: true,
+      description: `the hook (isGroup), else null; '${HIDDEN_SHORT_KEY}' in admin proxy mode`,
+      resolve: (row, _args, ctx) => shownShortKey(ctx, row.hookShortKey),
+    }),
   }),
 });
 
@@ -23,7 +33,11 @@ const OrderStatRef = builder.objectRef<StatsRow>('OrderStat').implement({
     counterRefused: t.exposeInt('counterRefused', {
       description: 'calls refused before anything was stored (bad body, no credit left), test hooks included',
     }),
-    hookShortKey: t.exposeString('hookShortKey', { nullable: true, description: 'the hook (isGroup), else null' }),
+    hookShortKey: t.string({
+      nullable: true,
+      description: `the hook (isGroup), else null; '${HIDDEN_SHORT_KEY}' in admin proxy mode`,
+      resolve: (row, _args, ctx) => shownShortKey(ctx, row.hookShortKey),
+    }),
   }),
 });
 

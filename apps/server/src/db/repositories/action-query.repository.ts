@@ -1,5 +1,5 @@
 // Reading the activity log (SPEC §3 Action, §7 actions/action), always scoped to one user.
-import type { ProviderTitles } from '@router/shared';
+import { HIDDEN_SHORT_KEY, type ProviderTitles } from '@router/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { describeActionSql } from './action-description.sql.ts';
 import type { Executor } from './executor.ts';
@@ -44,6 +44,8 @@ export interface ActionFilter {
   search?: string;
   /** Provider titles the description shows (describeAction's), for `search`. */
   titles?: ProviderTitles;
+  /** Search the description as admin proxy mode shows it: without the webhooks' shortKeys. */
+  withoutShortKeys?: boolean;
   /** Only actions created at or after this millisecond. */
   since?: number;
   /** Order entries only, by result, webhook key, broker or symbol (case-insensitive). */
@@ -55,6 +57,13 @@ export interface ActionFilter {
   signalId?: string;
   limit: number;
 }
+
+/** An entry's metadata with its webhook's shortKey hidden (hideShortKeys of list-actions.ts). */
+const HIDDEN = `to_jsonb('${HIDDEN_SHORT_KEY}'::text)`;
+const HOOK_HIDDEN = `(case when jsonb_typeof(a.metadata -> 'hook') = 'string' then jsonb_set(a.metadata, '{hook}', ${HIDDEN})
+  when a.metadata -> 'hook' ? 'shortKey' then jsonb_set(a.metadata, '{hook,shortKey}', ${HIDDEN}) else a.metadata end)`;
+const WITHOUT_SHORT_KEYS_SQL = `(case when a.metadata ? 'shortKey' then jsonb_set(${HOOK_HIDDEN}, '{shortKey}', ${HIDDEN})
+  else ${HOOK_HIDDEN} end)`;
 
 /** Safety bound on a page grown by millisecond ties (see listActions). */
 const MAX_PAGE = 1000;
@@ -146,7 +155,8 @@ function conditions(filter: ActionFilter): SQL {
   }
   if (filter.search !== undefined) {
     const pattern = `%${escapeLike(filter.search)}%`;
-    const description = sql.raw(describeActionSql('a.code', 'a.metadata', filter.titles));
+    const metadata = filter.withoutShortKeys ? WITHOUT_SHORT_KEYS_SQL : 'a.metadata';
+    const description = sql.raw(describeActionSql('a.code', metadata, filter.titles));
     parts.push(sql`((${REQUEST} #>> '{}') ilike ${pattern} or ${description} ilike ${pattern})`);
   }
   return sql.join(parts, sql` and `);

@@ -7,6 +7,7 @@ import {
   ACTIVITY_SEARCH_TOO_SHORT,
   addressLabel,
   describeAction,
+  HIDDEN_SHORT_KEY,
   type ProviderTitles,
 } from '@router/shared';
 import {
@@ -52,7 +53,23 @@ function providerTitles(services: Services): ProviderTitles {
   return Object.fromEntries(services.brokers.providers().map((p) => [p.name, p.title]));
 }
 
-function toView(row: ActionRow, titles: ProviderTitles): ActionView {
+/** The metadata with a webhook's shortKey hidden: top-level, in `hook`, or `hook` itself as text. */
+function hideShortKeysIn(metadata: ActionRow['metadata']): ActionRow['metadata'] {
+  if (!isObject(metadata)) return metadata;
+  const hidden: Record<string, unknown> = { ...metadata };
+  if (typeof hidden.shortKey === 'string') hidden.shortKey = HIDDEN_SHORT_KEY;
+  if (typeof hidden.hook === 'string') hidden.hook = HIDDEN_SHORT_KEY;
+  else if (isObject(hidden.hook) && typeof hidden.hook.shortKey === 'string') {
+    hidden.hook = { ...hidden.hook, shortKey: HIDDEN_SHORT_KEY };
+  }
+  return hidden;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function toView(found: ActionRow, titles: ProviderTitles, hideShortKeys: boolean): ActionView {
+  const row = hideShortKeys ? { ...found, metadata: hideShortKeysIn(found.metadata) } : found;
   return {
     id: row.id,
     code: row.code,
@@ -109,9 +126,19 @@ function tradeFilter(query: ActionsQuery): Partial<ActionFilter> {
  * last shown action: the page holds strictly older ones. A page never ends inside a millisecond,
  * so it may hold a few more than `limit` rows when several share the last one's millisecond.
  */
-export async function listActions(services: Services, userId: number, query: ActionsQuery): Promise<ActionView[]> {
+/**
+ * `hideShortKeys` (admin proxy mode): the webhooks' shortKeys hidden, as the Hook type hides them
+ * (the URL places orders with no sign-in and no audit entry), also from the search.
+ */
+export async function listActions(
+  services: Services,
+  userId: number,
+  query: ActionsQuery,
+  hideShortKeys = false,
+): Promise<ActionView[]> {
   const filter: ActionFilter = {
     userId,
+    withoutShortKeys: hideShortKeys,
     ...parsePage(query, ACTIVITY_PAGE_SIZE, ACTIVITY_PAGE_MAX),
     ...tradeFilter(query),
   };
@@ -121,11 +148,16 @@ export async function listActions(services: Services, userId: number, query: Act
   const search = searchTerm(query.search);
   if (search !== undefined) Object.assign(filter, { search, titles });
   const rows = await queryActions(services.db, filter);
-  return rows.map((row) => toView(row, titles));
+  return rows.map((row) => toView(row, titles, hideShortKeys));
 }
 
-export async function getAction(services: Services, userId: number, id: number): Promise<ActionView> {
+export async function getAction(
+  services: Services,
+  userId: number,
+  id: number,
+  hideShortKeys = false,
+): Promise<ActionView> {
   const row = await findAction(services.db, userId, id);
   if (!row) throw new AppError('NOT_FOUND', 'Action not found');
-  return toView(row, providerTitles(services));
+  return toView(row, providerTitles(services), hideShortKeys);
 }

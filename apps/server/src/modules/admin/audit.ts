@@ -53,7 +53,7 @@ const MAX_TEXT = 500;
 const URL_KEY = /^url$/i;
 
 /** Only a URL's origin is kept: its path, query and user info may be the receiver's secret. */
-function redactUrl(value: unknown): unknown {
+export function redactUrl(value: unknown): unknown {
   if (typeof value !== 'string') return '[redacted]';
   try {
     const url = new URL(value);

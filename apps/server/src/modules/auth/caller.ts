@@ -57,6 +57,9 @@ export function requireOwner(caller: Pick<Caller, 'viewer'>, message: string): V
   return requireDashboard(caller);
 }
 
+/** An administrator acting as the user (X-User): what is the owner's alone is hidden from them. */
+export const actsAsUser = (caller: Pick<Caller, 'viewer'>): boolean => caller.viewer?.proxiedBy !== undefined;
+
 /** Parses an input; the first problem becomes a VALIDATION error naming its field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {
   const parsed = schema.safeParse(value);

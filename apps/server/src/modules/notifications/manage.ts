@@ -60,9 +60,22 @@ export async function createNotification(
   return { ...(await requireNotification(services, actor, key)), secret: secretStored ? secret : null };
 }
 
+function keepHiddenUrl(metadataJson: string, hidden: unknown, stored: string): string {
+  try {
+    const parsed: unknown = JSON.parse(metadataJson);
+    if (typeof parsed !== 'object' || parsed === null || !('url' in parsed) || parsed.url !== hidden) {
+      return metadataJson;
+    }
+    return JSON.stringify({ ...parsed, url: stored });
+  } catch {
+    return metadataJson;
+  }
+}
+
 /**
  * `onWebhookUrlChange` runs before a webhook setting gets another URL (the resolver refuses it to
- * anyone but the owner's dashboard session, as it refuses creating one).
+ * anyone but the owner's dashboard session, as it refuses creating one). With `hiddenUrl` (how
+ * the URL was shown, admin proxy mode) that text sent back keeps the stored URL.
  */
 export async function updateNotification(
   services: Services,
@@ -70,8 +83,13 @@ export async function updateNotification(
   key: string,
   metadataJson: string,
   onWebhookUrlChange?: () => void,
+  hiddenUrl?: (url: string) => unknown,
 ): Promise<NotificationView> {
   const row = await requireNotification(services, actor, key);
+  // The URL as it was shown hidden (admin proxy mode), sent back unchanged, is the stored one.
+  if (hiddenUrl && row.type === NOTIFICATION_TYPE.HOOK && row.metadata.url) {
+    metadataJson = keepHiddenUrl(metadataJson, hiddenUrl(row.metadata.url), row.metadata.url);
+  }
   // The rules notificationCreate checks, again: the account may since have left the connector or
   // become a demo one (a reconnect), and saving must not revive a setting it could not create.
   const connector = await requireConnector(services, actor.userId, row.connectorKey);

@@ -1,4 +1,5 @@
 import { type AlertPlatform, alertJson, alertMessages, fillPlaceholders, type Provider } from '@router/orders';
+import { HIDDEN_HOOK_URL_TEXT, HIDDEN_SHORT_KEY } from '@router/shared';
 import { useCallback, useId, useMemo, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import Tab from 'react-bootstrap/Tab';
@@ -75,7 +76,11 @@ export function PlatformPanel({
             </Tab>
           ))}
         </Tabs>
-        <TestSignal hook={hook} makeSample={makeSample} brokerTitle={provider.title} />
+        {hook.shortKey === HIDDEN_SHORT_KEY ? (
+          <p className="small text-secondary border-top pt-3 mt-2">{HIDDEN_HOOK_URL_TEXT}</p>
+        ) : (
+          <TestSignal hook={hook} makeSample={makeSample} brokerTitle={provider.title} />
+        )}
       </Modal.Body>
       <Modal.Footer>
         <button type="button" className="btn btn-secondary" onClick={onClose}>

@@ -1,5 +1,7 @@
 // Issue #21 on Brokers & Webhooks: "Connect TradingView" per webhook (URL, reachability warning,
 // messages for the broker, steps, test signal) and reactivating a deactivated webhook.
+
+import { HIDDEN_HOOK_URL_TEXT, HIDDEN_SHORT_KEY } from '@router/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { UNREACHABLE_TEXT } from '../../lib/unreachable.ts';
@@ -136,6 +138,17 @@ describe('Connect TradingView', () => {
       action: 'buy',
       quantity: 1,
     });
+  });
+
+  it('offers no test signal for a live hook whose URL the server hides (admin proxy mode), saying why', async () => {
+    const fetch = answerHook(201, {});
+    const hidden = `https://router.example.com/hook/${HIDDEN_SHORT_KEY}`;
+    await render([hook({ key: 'h1', accountId: 'PA-1', name: 'Live', shortKey: HIDDEN_SHORT_KEY, url: hidden })]);
+    const { dialog } = await openPanel('Live');
+    expect((within(dialog).getByLabelText('Webhook URL') as HTMLInputElement).value).toBe(hidden);
+    expect(within(dialog).getByText(HIDDEN_HOOK_URL_TEXT)).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Send test signal' })).toBeNull();
+    expect(fetch).not.toHaveBeenCalled();
   });
 
   it('keeps an edited test signal body when another platform tab is chosen', async () => {
