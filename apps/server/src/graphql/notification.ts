@@ -28,7 +28,7 @@ import { actsAsUser, requireOwner } from './guards.ts';
 const SECRET_OWNER_ONLY = 'A webhook signing secret is shown to its owner only: they can create or rotate it';
 /**
  * For the same reason a webhook setting's URL: a new one would send the signed notifications
- * (with the hooks' short keys, which place orders) to another receiver, after the proxy ended.
+ * (the user's orders, refusals and connection notices) to another receiver, after the proxy ended.
  */
 const URL_OWNER_ONLY = "A webhook's URL is set by its owner only: they can change it";
 
