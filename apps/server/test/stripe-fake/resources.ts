@@ -208,7 +208,12 @@ export function registerResources(route: Route, { store, checkout, subscriptions
     const id = text(form.charge) ?? text(form.payment_intent);
     if (!id) throw new InvalidRequest('One of charge or payment_intent is required.', 'charge');
     const amount = text(form.amount);
-    return charges.refund(id, amount === undefined ? undefined : Number(amount), text(form.reason) ?? null);
+    return charges.refund(
+      id,
+      amount === undefined ? undefined : Number(amount),
+      text(form.reason) ?? null,
+      record(form.metadata),
+    );
   });
   route('GET', '/v1/refunds', (form) => {
     const charge = text(form.charge);
