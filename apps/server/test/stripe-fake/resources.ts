@@ -94,7 +94,7 @@ export function registerResources(route: Route, { store, checkout, subscriptions
         recurring: recurring.interval
           ? {
               interval: recurring.interval,
-              interval_count: 1,
+              interval_count: Number(recurring.interval_count ?? 1),
               meter: null,
               usage_type: 'licensed',
               trial_period_days: null,
