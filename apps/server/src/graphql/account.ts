@@ -20,7 +20,10 @@ const AccountProductRef = builder.objectRef<AccountProductView>('AccountProduct'
       description: 'cents per period, as the user pays it: less the discounts kept on the subscription',
     }),
     currency: t.exposeString('currency', { description: "Stripe's currency code of price (usd)" }),
-    interval: t.exposeString('interval', { nullable: true, description: 'billing interval: month, year' }),
+    interval: t.exposeString('interval', {
+      nullable: true,
+      description: "billing interval: month, year, or a count of them ('3 months')",
+    }),
     professional: t.exposeBoolean('professional', {
       nullable: true,
       description: 'the plan sells professional status (the user may no longer hold it: removed, or given back)',

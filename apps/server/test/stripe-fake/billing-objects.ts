@@ -281,7 +281,13 @@ export function makeCharge(
   });
 }
 
-export function makeRefund(store: Store, charge: StripeObject, amount: number, reason: string | null): StripeObject {
+export function makeRefund(
+  store: Store,
+  charge: StripeObject,
+  amount: number,
+  reason: string | null,
+  metadata: Record<string, string> = {},
+): StripeObject {
   return store.put({
     id: store.newId('refund'),
     object: 'refund',
@@ -294,7 +300,7 @@ export function makeRefund(store: Store, charge: StripeObject, amount: number, r
       type: 'card',
       card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' },
     },
-    metadata: {},
+    metadata,
     payment_intent: charge.payment_intent,
     reason,
     receipt_number: null,

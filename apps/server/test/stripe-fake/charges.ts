@@ -29,7 +29,12 @@ export class Charges {
   }
 
   /** Refunds `amount` (default: what is left) of a charge: the refund; charge.refunded is sent. */
-  refund(id: string, amount?: number, reason: string | null = null): StripeObject {
+  refund(
+    id: string,
+    amount?: number,
+    reason: string | null = null,
+    metadata: Record<string, string> = {},
+  ): StripeObject {
     const charge = this.chargeOf(id);
     // As Stripe (charge_disputed): a charge the bank took back cannot be refunded.
     if (charge.disputed)
@@ -42,7 +47,7 @@ export class Charges {
         'amount',
       );
     }
-    const refund = makeRefund(this.store, charge, value, reason);
+    const refund = makeRefund(this.store, charge, value, reason, metadata);
     const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
     charge.amount_refunded = Number(charge.amount_refunded) + value;
     charge.refunded = charge.amount_refunded === charge.amount;

@@ -6,7 +6,7 @@ import { makeInvoice, makePaymentIntent, makeSubscription } from './billing-obje
 import { makeSubscriptionDiscount } from './discounts.ts';
 import { fromFixture, type StripeObject } from './fixtures.ts';
 import { type Form, list, record, text } from './form.ts';
-import { addInterval, discountOf, type Line, subtotalOf } from './money.ts';
+import { addInterval, amountOffIn, discountOf, type Line, subtotalOf } from './money.ts';
 import { now, type Store } from './store.ts';
 import type { FakeParts, Webhooks } from './webhooks.ts';
 
@@ -86,6 +86,10 @@ export class Checkout {
       if (products && !lines.some((line) => products.includes(String(line.price.product)))) {
         throw new InvalidRequest(`Coupon ${coupon.id} does not apply to any of the line items.`, 'discounts');
       }
+      const currency = String(lines[0]?.price.currency ?? 'usd');
+      if (typeof coupon.amount_off === 'number' && amountOffIn(coupon, currency) === null) {
+        throw new InvalidRequest(`Coupon ${coupon.id} cannot be applied to a purchase in ${currency}.`, 'discounts');
+      }
       return coupon;
     };
     if (discount.coupon) return { coupon: usable(this.store.get('coupon', discount.coupon)), promotionCode: null };
@@ -130,7 +134,7 @@ export class Checkout {
       throw new InvalidRequest('Missing required param: return_url.', 'return_url');
     const id = this.store.newId('checkout.session');
     const subtotal = subtotalOf(lines);
-    const discount = discountOf(subtotal, coupon);
+    const discount = discountOf(subtotal, coupon, String(lines[0]?.price.currency ?? 'usd'));
     const creation = (form.invoice_creation ?? {}) as Form;
     const invoiceEnabled = text(creation.enabled) === 'true';
     const invoiceData = record(((creation.invoice_data ?? {}) as Form).metadata);

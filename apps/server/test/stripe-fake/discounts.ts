@@ -39,7 +39,7 @@ export function renewalAmount(store: Store, subscription: StripeObject, subtotal
     const discount = store.get('discount', id);
     if (discount.end !== null && Number(discount.end) <= at) continue;
     const source = discount.source as { coupon: string };
-    amount -= discountOf(amount, store.get('coupon', source.coupon));
+    amount -= discountOf(amount, store.get('coupon', source.coupon), String(subscription.currency));
   }
   return amount;
 }

@@ -11,11 +11,22 @@ export const unitAmount = (price: StripeObject) => Number(price.unit_amount ?? 0
 export const subtotalOf = (lines: Line[]) =>
   lines.reduce((sum, line) => sum + unitAmount(line.price) * line.quantity, 0);
 
-export function discountOf(subtotal: number, coupon: StripeObject | null): number {
+/**
+ * An amount-off coupon's amount in `currency`: its own `amount_off` in its own currency, else the
+ * one its `currency_options` gives for that currency; null when it has none there (Stripe refuses it).
+ */
+export function amountOffIn(coupon: StripeObject, currency: string): number | null {
+  if (typeof coupon.amount_off !== 'number') return null;
+  if (coupon.currency === currency) return coupon.amount_off;
+  const options = coupon.currency_options as Record<string, { amount_off?: number }> | null | undefined;
+  const other = options?.[currency]?.amount_off;
+  return typeof other === 'number' ? other : null;
+}
+
+export function discountOf(subtotal: number, coupon: StripeObject | null, currency: string): number {
   if (!coupon) return 0;
   if (typeof coupon.percent_off === 'number') return Math.round((subtotal * coupon.percent_off) / 100);
-  if (typeof coupon.amount_off === 'number') return Math.min(coupon.amount_off, subtotal);
-  return 0;
+  return Math.min(amountOffIn(coupon, currency) ?? 0, subtotal);
 }
 
 /** The end of one billing interval after `start` (seconds), in calendar terms. */

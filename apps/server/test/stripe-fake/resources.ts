@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Charges } from './charges.ts';
 import { type Checkout, InvalidRequest } from './checkout.ts';
 import { fromFixture, type StripeObject } from './fixtures.ts';
-import { type Form, list, record, text } from './form.ts';
+import { type Form, type FormValue, list, record, text } from './form.ts';
 import type { Handler } from './server.ts';
 import { listPage, now, type Store } from './store.ts';
 import type { Subscriptions } from './subscriptions.ts';
@@ -21,6 +21,16 @@ interface Parts {
 
 const expandOf = (form: Form) => list(form.expand).filter((e): e is string => typeof e === 'string');
 const truthy = (value: unknown) => value === 'true';
+
+/** A coupon's `currency_options[<cur>][amount_off]` as Stripe returns them: amounts per currency. */
+function currencyOptions(value: FormValue | undefined): Record<string, { amount_off: number }> | null {
+  if (typeof value !== 'object' || Array.isArray(value)) return null;
+  const entries = Object.entries(value).map(([currency, option]) => [
+    currency,
+    { amount_off: Number(record(option).amount_off) },
+  ]);
+  return entries.length > 0 ? Object.fromEntries(entries) : null;
+}
 
 export function registerResources(route: Route, { store, checkout, subscriptions, charges, url }: Parts): void {
   const one = (kind: string) => (form: Form, params: Record<string, string>) =>
@@ -84,7 +94,7 @@ export function registerResources(route: Route, { store, checkout, subscriptions
         recurring: recurring.interval
           ? {
               interval: recurring.interval,
-              interval_count: 1,
+              interval_count: Number(recurring.interval_count ?? 1),
               meter: null,
               usage_type: 'licensed',
               trial_period_days: null,
@@ -198,7 +208,12 @@ export function registerResources(route: Route, { store, checkout, subscriptions
     const id = text(form.charge) ?? text(form.payment_intent);
     if (!id) throw new InvalidRequest('One of charge or payment_intent is required.', 'charge');
     const amount = text(form.amount);
-    return charges.refund(id, amount === undefined ? undefined : Number(amount), text(form.reason) ?? null);
+    return charges.refund(
+      id,
+      amount === undefined ? undefined : Number(amount),
+      text(form.reason) ?? null,
+      record(form.metadata),
+    );
   });
   route('GET', '/v1/refunds', (form) => {
     const charge = text(form.charge);
@@ -228,6 +243,7 @@ export function registerResources(route: Route, { store, checkout, subscriptions
       percent_off: text(form.percent_off) ? Number(text(form.percent_off)) : null,
       amount_off: text(form.amount_off) ? Number(text(form.amount_off)) : null,
       currency: text(form.currency) ?? null,
+      currency_options: currencyOptions(form.currency_options),
       duration: text(form.duration) ?? 'once',
       duration_in_months: text(form.duration_in_months) ? Number(text(form.duration_in_months)) : null,
       created: now(),

@@ -2,7 +2,7 @@
 // false)`) holds until an administrator grants it again or the user buys it anew: what was bought
 // before the removal (a plan's renewals, a refund of it that fails) does not bring it back, and
 // the plans that sell it are set to end with the period paid, so Stripe charges them no more.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   accountMetadata,
   type Billing,
@@ -185,6 +185,32 @@ describe("an administrator's removal of professional status", () => {
       bearer(token),
     );
     expect(payments.data?.account.payments).toEqual([{ refunded: charge.amount, price: charge.amount }]);
+  });
+
+  it('warns the operator, once, when the refund of such a payment fails: the user has neither status nor money', async () => {
+    const token = await applicant('refund-lost@removal.test');
+    const url = (await paymentSession(b, bearer(token), { price: PROFESSIONAL_PRICE })).data?.accountPaymentSession.url;
+    const sessionId = url?.split('/').at(-1) ?? '';
+    await setStatus('refund-lost@removal.test', true);
+    b.fake.checkout.complete(sessionId);
+    const events = takeEvents(b);
+    await setStatus('refund-lost@removal.test', false);
+    await deliver(events);
+    await deliver();
+    const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+    const refund = b.fake.store.all('refund').find((r) => r.payment_intent === intent);
+    const warn = vi.spyOn(b.t.services.log, 'warn');
+    try {
+      b.fake.charges.failRefund(String(refund?.id));
+      // charge.refund.updated, refund.updated and refund.failed: one warning between them.
+      await deliver();
+      const lost = warn.mock.calls.filter(([, message]) => String(message).includes('professional status'));
+      expect(lost).toHaveLength(1);
+      expect(lost[0]?.[0]).toMatchObject({ refund: refund?.id, paymentIntent: intent, purchase: sessionId });
+    } finally {
+      warn.mockRestore();
+    }
+    expect(await groupOf(token)).toBe(4);
   });
 
   it('leaves such a payment disputed meanwhile to its dispute: its event is booked, nothing refunded', async () => {

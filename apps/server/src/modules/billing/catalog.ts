@@ -47,6 +47,16 @@ const productOf = (price: Stripe.Price): Stripe.Product | null =>
     ? (price.product as Stripe.Product)
     : null;
 
+/**
+ * A recurring price's billing interval in words, as the app shows it after 'per': 'month', or
+ * '3 months' for a price Stripe charges every third month (`interval_count`); null when one-time.
+ */
+export function intervalOf(recurring: Pick<Stripe.Price.Recurring, 'interval' | 'interval_count'> | null | undefined) {
+  if (!recurring) return null;
+  const count = recurring.interval_count ?? 1;
+  return count > 1 ? `${count} ${recurring.interval}s` : recurring.interval;
+}
+
 /** A price as a catalogue entry; null when it sells nothing of ours. */
 export function toProduct(price: Stripe.Price): CatalogProduct | null {
   const product = productOf(price);
@@ -62,7 +72,7 @@ export function toProduct(price: Stripe.Price): CatalogProduct | null {
     price: price.unit_amount,
     currency: price.currency,
     type: price.type === 'recurring' ? ACCOUNT_TYPE.RECURRING : ACCOUNT_TYPE.BASE,
-    interval: price.recurring?.interval ?? null,
+    interval: intervalOf(price.recurring),
     professional,
   };
 }

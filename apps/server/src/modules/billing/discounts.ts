@@ -84,12 +84,23 @@ export function discountRefusal(services: Pick<Services, 'log'>, error: unknown,
 }
 
 /**
+ * An amount-off coupon's amount in `currency`, as Stripe applies it: its `amount_off` in its own
+ * currency, else its `currency_options` entry for that currency (expanded: Stripe leaves it out
+ * unless asked); null when it has none there.
+ */
+function amountOff(coupon: Stripe.Coupon, currency: string): number | null {
+  if (coupon.amount_off === null) return null;
+  if (coupon.currency === currency) return coupon.amount_off;
+  return coupon.currency_options?.[currency]?.amount_off ?? null;
+}
+
+/**
  * What the plan's next payment costs after the subscription's discounts (Stripe's Discount
  * objects, expanded with their coupons: `currentSubscription`), so the card shows what the user
  * pays, not the list price: a `forever` coupon always, a `repeating` one until its `end`, a `once`
  * one only before the first payment (during a free trial; the first invoice spends it), each in
- * Stripe's order on what is left (percent off, or an amount off in the plan's currency), never
- * below 0. `renewsAt`: when that payment is made (seconds). Discounts not expanded count as none.
+ * Stripe's order on what is left (percent off, or an amount off in the plan's currency: the
+ * coupon's `currency_options` one when its own currency is another), never below 0. `renewsAt`: when that payment is made (seconds). Discounts not expanded count as none.
  */
 export function discountedPrice(subscription: Stripe.Subscription, listPrice: number, renewsAt: number): number {
   let price = listPrice;
@@ -100,7 +111,7 @@ export function discountedPrice(subscription: Stripe.Subscription, listPrice: nu
     if (discount.end !== null && discount.end <= renewsAt) continue;
     if (coupon.duration === 'once' && subscription.status !== 'trialing') continue;
     if (coupon.percent_off !== null) price -= Math.round((price * coupon.percent_off) / 100);
-    else if (coupon.amount_off !== null && coupon.currency === subscription.currency) price -= coupon.amount_off;
+    else price -= amountOff(coupon, subscription.currency) ?? 0;
     price = Math.max(price, 0);
   }
   return price;

@@ -23,7 +23,7 @@ import { findPaymentSession } from '../../db/repositories/payment-sessions.repos
 import { keepsProfessionalPayment, recordPayment } from '../../db/repositories/payments.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { startCreditPeriod } from '../accounts/credits.ts';
-import { creditsOf, isProfessionalPrice } from './catalog.ts';
+import { creditsOf, intervalOf, isProfessionalPrice } from './catalog.ts';
 import { discountedPrice } from './discounts.ts';
 import { refundRefusedPlan } from './refused-professional.ts';
 import type { StripeClient } from './stripe-client.ts';
@@ -80,7 +80,7 @@ export function planOf(subscription: Stripe.Subscription): Plan {
     professional: items.some((item) => isProfessionalPrice(item.price?.metadata)),
     periodEnd: periodEnd > 0 ? new Date(periodEnd * 1000) : null,
     name: first?.nickname ?? product ?? 'Plan',
-    interval: first?.recurring?.interval ?? null,
+    interval: intervalOf(first?.recurring),
     // What the user pays for the next period: the list price less the subscription's discounts.
     price: discountedPrice(subscription, price, periodEnd > 0 ? periodEnd : Math.floor(Date.now() / 1000)),
     currency: subscription.currency ?? first?.currency ?? 'usd',

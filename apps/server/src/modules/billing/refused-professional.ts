@@ -5,6 +5,9 @@
 import { intentOfInvoice } from './invoice.ts';
 import type { StripeClient } from './stripe-client.ts';
 
+/** `metadata.reason` of such a refund: its failure is the operator's (events/refund-updated.ts). */
+export const REFUSED_PROFESSIONAL_REASON = 'professional_status_removed';
+
 /**
  * Gives back a payment for professional status that an administrator's removal refused: paid
  * before the removal, its event arrived after it, so the purchase gives the status no more
@@ -25,7 +28,7 @@ export async function refundRefusedProfessional(
   // Disputed: the dispute decides where the money goes (Stripe refuses to refund a disputed charge).
   if (!charge || charge.disputed || charge.amount_refunded >= charge.amount) return;
   await stripe.refunds.create(
-    { payment_intent: intentId, metadata: { reason: 'professional_status_removed', purchase: reference } },
+    { payment_intent: intentId, metadata: { reason: REFUSED_PROFESSIONAL_REASON, purchase: reference } },
     { idempotencyKey: `professional-refund:${reference}` },
   );
 }

@@ -8,6 +8,7 @@ import {
   newCustomer,
   objectOf,
   ofType,
+  paymentSession,
   postEvent,
   startBilling,
   takeEvents,
@@ -73,6 +74,31 @@ describe('the subscription card’s price', () => {
     expect(b.fake.subscriptions.renew(subscriptionId).amount_paid).toBe(LIST_PRICE - 500);
     await deliver(takeEvents(b));
     expect(await shownPrice(user.headers)).toBe(LIST_PRICE);
+  });
+
+  it('is the price less a coupon’s amount in the plan’s currency when the coupon is in another', async () => {
+    // A euro coupon that Stripe applies to dollar purchases as 6.00 USD off (`currency_options`).
+    await b.stripe.coupons.create({
+      id: 'EUR5_USD6_FOREVER',
+      amount_off: 500,
+      currency: 'eur',
+      currency_options: { usd: { amount_off: 600 } },
+      duration: 'forever',
+    });
+    const { user, subscriptionId, invoice } = await planWith('discount-currency', 'EUR5_USD6_FOREVER');
+    expect(invoice.amount_paid).toBe(LIST_PRICE - 600);
+    expect(await shownPrice(user.headers)).toBe(LIST_PRICE - 600);
+    expect(b.fake.subscriptions.renew(subscriptionId).amount_paid).toBe(LIST_PRICE - 600);
+    await deliver(takeEvents(b));
+    expect(await shownPrice(user.headers)).toBe(LIST_PRICE - 600);
+  });
+
+  it('refuses an amount-off coupon with no amount in the plan’s currency, before any payment', async () => {
+    await b.stripe.coupons.create({ id: 'EUR5_ONLY', amount_off: 500, currency: 'eur', duration: 'forever' });
+    const user = await newCustomer(b, 'discount-wrong-currency');
+    const answer = await paymentSession(b, user.headers, { price: PLAN_MONTHLY, coupon: 'EUR5_ONLY' });
+    expect(answer.errors?.[0]?.message).toBe('The coupon "EUR5_ONLY" cannot be used for this purchase');
+    expect(answer.data?.accountPaymentSession ?? null).toBeNull();
   });
 
   it('is the list price after a coupon for the first payment only', async () => {

@@ -12,7 +12,12 @@ export async function currentSubscription(
   try {
     // Its discounts with their coupons: the plan's price shown is what the user pays (planOf).
     return await ctx.stripe.subscriptions.retrieve(id, {
-      expand: ['items.data.price.product', 'discounts', 'discounts.source.coupon'],
+      expand: [
+        'items.data.price.product',
+        'discounts',
+        'discounts.source.coupon',
+        'discounts.source.coupon.currency_options',
+      ],
     });
   } catch (error) {
     if (isMissing(error)) return fallback ?? null;
