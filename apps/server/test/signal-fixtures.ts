@@ -132,9 +132,12 @@ export function flakyBroker(options: { name?: string; knows?: FlakyLookup } = {}
     broker: undefined as unknown as Broker,
   };
   const terms = new Map<string, string>();
+  // One account for every user (F-1): its order ids are never reused, even after orders.clear().
+  let placed = 0;
   const keep = (clientOrderId: string): OrderResponse => {
+    placed += 1;
     const order: OrderResponse = {
-      id: `FB-${handle.orders.size + 1}`,
+      id: `FB-${placed}`,
       status: 'filled',
       status_description: 'Filled',
       price: 10,

@@ -62,7 +62,11 @@ export async function claimUnfinishedSignals(db: Queryable, o: ClaimOptions): Pr
   return rows;
 }
 
-/** What other signals of a signal's user, on its connection and account, tell about its lookup. */
+/**
+ * What other signals on a signal's broker account tell about its lookup: its user's, and those of
+ * every user whose connection holds that account too (the broker lists their orders to it as well).
+ * Only the broker lookup and the count below read them; nothing of them reaches this user.
+ */
 export interface OtherSignals {
   /** The broker's order ids they stored: orders known to be theirs (an answer naming several, '1,2', gives each). */
   orderIds: string[];
@@ -85,9 +89,11 @@ export async function otherSignals(db: Queryable, signalId: string, from: number
             or coalesce(o."order"->>'quantity_type', '') <> 'fixed'
             or coalesce(s."order"->>'quantity_type', '') <> 'fixed') as alike
       from signals s
-      join signals o on o.user_id = s.user_id
+      join signals o on o.user_id = any (array(select s.user_id union select c.user_id from connectors c
+          where c.provider_name = s.provider_name
+            and exists (select 1 from jsonb_array_elements(c.accounts) a where a->>'id' = s.account_id)))
         and o.created_at between to_timestamp($2::float8 / 1000) and to_timestamp($3::float8 / 1000)
-        and o.connector_id = s.connector_id and o.account_id = s.account_id and o.id <> s.id
+        and o.provider_name = s.provider_name and o.account_id = s.account_id and o.id <> s.id
         and (o.broker_order_id is not null or o.status in ('placing', 'unknown'))
       where s.id = $1`,
     values: [signalId, from, to],

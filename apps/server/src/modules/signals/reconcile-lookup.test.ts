@@ -138,6 +138,28 @@ describe('reconciliation by the strongest lookup the broker has', () => {
     expect(await balanceOf(t, trader.userId)).toBe(3);
   });
 
+  // Two users connected to one broker account: the other user's order with the same terms was
+  // taken for this user's lost signal (filled, credit spent, the other's order id on its row).
+  it("by terms: another user's order on the same broker account is not taken for a lost signal", async () => {
+    const provider = byTerms.broker.descriptor.name;
+    const other = await setupTrader(t, 'terms-shared-a@example.com', { provider });
+    const trader = await setupTrader(t, 'terms-shared-b@example.com', { provider });
+    byTerms.orders.clear();
+    const sevens = { ...BUY, quantity: 7 };
+    expect((await postSignal(t, other.shortKey, sevens)).json()).toMatchObject({ status: 'filled' });
+    byTerms.mode = 'lost';
+    const lost = (await postSignal(t, trader.shortKey, sevens)).json().id as string;
+    byTerms.mode = 'fill';
+    await eventually(async () => (await signalRows(t, trader.userId)).some((s) => s.status === 'unknown'));
+    await t.app.signalRuntime.reconcile(0);
+    const rows = await signalRows(t, trader.userId);
+    expect(rows.find((s) => s.id === lost)).toMatchObject({
+      status: 'failed',
+      broker_order_id: null,
+      credit_held: false,
+    });
+  });
+
   it('a broker that cannot look orders up: both unknown, credits held, the broker not asked', async () => {
     const { trader, reached, neverSent } = await lostSignals(blind, 'blind@example.com');
     await t.app.signalRuntime.reconcile(0);

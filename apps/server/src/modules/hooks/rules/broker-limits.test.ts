@@ -486,6 +486,34 @@ describe('maxNotional of options and futures', () => {
     });
   });
 
+  // A credit spread sent at its net credit (-0.05) was valued at |1,000 × 0.05 × 100| = 5,000 and
+  // passed a maximum of 10,000, writing 100,000 shares of calls a leg.
+  it('values a combo at a net credit by its legs, not at the credit: unpriced legs are refused', () => {
+    const spread = (legPrices: [number, number] | []) =>
+      normalizeOrderOrThrow({
+        legs: [
+          { symbol: 'SPY 271217C00500000', action: 'sell_to_open', limit_price: legPrices[0] },
+          { symbol: 'SPY 271217C00510000', action: 'buy_to_open', limit_price: legPrices[1] },
+        ],
+        quantity: 1000,
+        type: 'limit',
+        limit_price: -0.05,
+      });
+    const unpriced = spread([]);
+    expect(checkOrder(rules, unpriced) ?? checkWithBroker(rules, unpriced, { lastPrice: 12 })).toEqual({
+      rule: 'maxNotional',
+      message:
+        'maxNotional: the leg on SPY   271217C00500000 has no price to value it with (a net credit values none of the legs); give every leg a limit price',
+    });
+    // Each leg at its own price: 1,000 × 100 × (12.05 + 12).
+    expect(checkOrder(rules, spread([12.05, 12]))).toEqual({
+      rule: 'maxNotional',
+      message: "maxNotional: notional 2405000 is more than this webhook's maximum of 10000",
+    });
+    // Within the maximum: 1,000 × 100 × (0.05 + 0.01) = 6,000.
+    expect(checkOrder(rules, spread([0.05, 0.01]))).toBeUndefined();
+  });
+
   it('values every leg of a multi-leg order without a price of its own, not only the first', () => {
     const legs = (second: Record<string, unknown>) =>
       normalizeOrderOrThrow({

@@ -237,12 +237,14 @@ function checkNotional(order: Order, max: number, lotsAt: string | undefined): R
 
 /**
  * A multi-leg order valued by its legs: without a net price of its own, at a net price of 0
- * (legs that offset each other, which values none of them: a spread of any size would pass), or
- * not a combo: an oco's or oto's legs are orders of their own, each placed at its own limit price,
- * so the order's limit_price values none of them (at 0.01 it valued 1,000 shares at 10).
+ * (legs that offset each other, which values none of them: a spread of any size would pass) or
+ * below (a credit: what the trader receives for writing the legs, not what they are worth; at
+ * -0.05 a credit spread of any size passed), or not a combo: an oco's or oto's legs are orders of
+ * their own, each placed at its own limit price, so the order's limit_price values none of them
+ * (at 0.01 it valued 1,000 shares at 10).
  */
 export const valuedByLegs = (order: Order): boolean =>
-  Boolean(order.legs?.length) && (!ownPrice(order) || order.group !== 'combo');
+  Boolean(order.legs?.length) && (!((ownPrice(order) ?? 0) > 0) || order.group !== 'combo');
 
 /**
  * A multi-leg order valued by its legs (valuedByLegs): every leg at its own limit price, summed.
@@ -253,12 +255,19 @@ function legsNotional(order: Order, legs: readonly OrderLeg[], max: number): Rul
   let notional = 0;
   for (const leg of legs) {
     if (leg.limit_price === undefined) {
-      const how =
+      const net = ownPrice(order);
+      const why =
         order.group !== 'combo'
-          ? ` (an ${order.group}'s legs are orders of their own); give every leg a limit price`
-          : ownPrice(order) === 0
-            ? ' (a net price of 0 values none of the legs); give every leg a limit price'
-            : '; give every leg a limit price, or the order a limit_price';
+          ? ` (an ${order.group}'s legs are orders of their own)`
+          : net === 0
+            ? ' (a net price of 0 values none of the legs)'
+            : net !== undefined && net < 0
+              ? ' (a net credit values none of the legs)'
+              : undefined;
+      const how =
+        why === undefined
+          ? '; give every leg a limit price, or the order a limit_price'
+          : `${why}; give every leg a limit price`;
       return refusal('maxNotional', `the leg on ${leg.symbol} has no price to value it with${how}`);
     }
     notional += Math.abs(leg.quantity * leg.limit_price * (leg.class === 'option' ? OPTION_MULTIPLIER : 1));
