@@ -42,6 +42,10 @@ export function ActivityPanel() {
   const setText = (next: string) => change({ text: next });
   const setFilters = (next: ActivityFilters) => change({ filters: next });
   const signalId = params.get('signal') || undefined;
+  // 'Show all activity' leaves the signal and keeps the rest of the address (the chart's interval).
+  const rest = new URLSearchParams(params);
+  rest.delete('signal');
+  const allActivity = { pathname: '/me', search: rest.size > 0 ? `?${rest}` : '' };
   const activity = useActivity(text, filters, signalId);
   const section = useRef<HTMLElement>(null);
   const shown = activity.loaded && !activity.loading;
@@ -67,7 +71,11 @@ export function ActivityPanel() {
           {signalId ? `Activity of signal ${signalId}` : 'Activity'}
           {activity.loading && <DelayedSpinner className={INLINE} />}
         </h2>
-        {signalId ? <Link to="/me">Show all activity</Link> : <ActivitySearch value={text} onChange={setText} />}
+        {signalId ? (
+          <Link to={allActivity}>Show all activity</Link>
+        ) : (
+          <ActivitySearch value={text} onChange={setText} />
+        )}
       </Card.Header>
       {/* Trade filters once there is a trade to filter (a new trader has only sign-ins). */}
       {!signalId && (options.hooks.size > 0 || isFiltered(filters)) && (
