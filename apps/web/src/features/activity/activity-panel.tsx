@@ -52,6 +52,16 @@ export function ActivityPanel() {
   useEffect(() => {
     if (signalId && shown) section.current?.scrollIntoView?.({ block: 'start' });
   }, [signalId, shown]);
+  // 'Show all activity' goes away with the signal's view: the focus it held moves on to the search
+  // box replacing it rather than being lost to the page (a keyboard user would start over).
+  const previousSignal = useRef(signalId);
+  useEffect(() => {
+    const left = previousSignal.current !== undefined && signalId === undefined;
+    previousSignal.current = signalId;
+    if (left && (document.activeElement === null || document.activeElement === document.body)) {
+      document.getElementById('activity-search')?.focus();
+    }
+  }, [signalId]);
   const options = useFilterOptions(activity.actions);
   useLiveReload(activity.refresh);
 
