@@ -49,7 +49,9 @@ describe('activity filters in the address', () => {
       const drawn = new Set<string>();
       Object.assign(window, { drawnTradeLines: drawn });
       new MutationObserver(() => {
-        for (const line of document.querySelectorAll('[data-testid="trade-line"]')) drawn.add(line.textContent ?? '');
+        document.querySelectorAll('[data-testid="trade-line"]').forEach((line) => {
+          drawn.add(line.textContent ?? '');
+        });
       }).observe(document, { childList: true, subtree: true, characterData: true });
     });
     await page.reload();
