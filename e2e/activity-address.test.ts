@@ -1,5 +1,5 @@
 // A trader narrows the dashboard's activity (symbol typed fast, a result) and picks the chart's
-// week view, reloads, leaves for
+// week view, reloads (only the filtered list is ever drawn), leaves for
 // another screen and comes Back: the same list and the same filters, from the address.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -44,8 +44,22 @@ describe('activity filters in the address', () => {
     await page.getByText('Week', { exact: true }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('interval')).toBe('week');
 
+    // Every trade line the reloaded page ever draws: the unfiltered list must not flash first.
+    await page.addInitScript(() => {
+      const drawn = new Set<string>();
+      Object.assign(window, { drawnTradeLines: drawn });
+      new MutationObserver(() => {
+        document.querySelectorAll('[data-testid="trade-line"]').forEach((line) => {
+          drawn.add(line.textContent ?? '');
+        });
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
     await page.reload();
     await expectFiltered(page);
+    const drawn = await page.evaluate(() => [
+      ...(window as unknown as { drawnTradeLines: Set<string> }).drawnTradeLines,
+    ]);
+    expect(drawn.filter((text) => !text.includes('MSFT'))).toEqual([]);
     expect(await page.getByRole('radio', { name: 'Week' }).isChecked()).toBe(true);
 
     await page.getByRole('link', { name: 'Brokers & Webhooks' }).first().click();

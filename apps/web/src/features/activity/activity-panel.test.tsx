@@ -1,4 +1,5 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixture, graphQLError } from '../../test/fake-server.ts';
 import { deferred, renderWithClient } from '../../test/render-with-client.tsx';
@@ -113,6 +114,28 @@ describe('Last actions panel (SPEC §2, §4)', () => {
     await seen('Activity');
     await vi.waitFor(() => expect(calls('ActivityActions')[1]?.variables).toEqual({}));
     await vi.waitFor(() => expect(screen.queryByTestId('order-call-response')).toBeNull());
+  });
+
+  it("'Show all activity' keeps the rest of the address (the chart's interval) and the keyboard focus", async () => {
+    function Address() {
+      const location = useLocation();
+      return <output data-testid="address">{location.pathname + location.search}</output>;
+    }
+    renderWithClient(
+      <>
+        <ActivityPanel />
+        <Address />
+      </>,
+      { ActivityActions: fixture(async () => answer(page(1, 3))) },
+      '/me?interval=week&signal=sig123',
+    );
+    const link = (await vi.waitFor(() => screen.getByRole('link', { name: 'Show all activity' }))) as HTMLElement;
+    link.focus();
+    fireEvent.click(link);
+    await seen('Activity');
+    expect(screen.getByTestId('address').textContent).toBe('/me?interval=week');
+    // The link went away with the signal's view: its focus moved on to the search box, not lost.
+    expect(document.activeElement).toBe(screen.getByLabelText('Search actions'));
   });
 
   it("shows 'No actions found' for a signal link whose entry is not there", async () => {

@@ -42,12 +42,26 @@ export function ActivityPanel() {
   const setText = (next: string) => change({ text: next });
   const setFilters = (next: ActivityFilters) => change({ filters: next });
   const signalId = params.get('signal') || undefined;
+  // 'Show all activity' leaves the signal and keeps the rest of the address (the chart's interval).
+  const rest = new URLSearchParams(params);
+  rest.delete('signal');
+  const allActivity = { pathname: '/me', search: rest.size > 0 ? `?${rest}` : '' };
   const activity = useActivity(text, filters, signalId);
   const section = useRef<HTMLElement>(null);
   const shown = activity.loaded && !activity.loading;
   useEffect(() => {
     if (signalId && shown) section.current?.scrollIntoView?.({ block: 'start' });
   }, [signalId, shown]);
+  // 'Show all activity' goes away with the signal's view: the focus it held moves on to the search
+  // box replacing it rather than being lost to the page (a keyboard user would start over).
+  const previousSignal = useRef(signalId);
+  useEffect(() => {
+    const left = previousSignal.current !== undefined && signalId === undefined;
+    previousSignal.current = signalId;
+    if (left && (document.activeElement === null || document.activeElement === document.body)) {
+      document.getElementById('activity-search')?.focus();
+    }
+  }, [signalId]);
   const options = useFilterOptions(activity.actions);
   useLiveReload(activity.refresh);
 
@@ -67,7 +81,11 @@ export function ActivityPanel() {
           {signalId ? `Activity of signal ${signalId}` : 'Activity'}
           {activity.loading && <DelayedSpinner className={INLINE} />}
         </h2>
-        {signalId ? <Link to="/me">Show all activity</Link> : <ActivitySearch value={text} onChange={setText} />}
+        {signalId ? (
+          <Link to={allActivity}>Show all activity</Link>
+        ) : (
+          <ActivitySearch value={text} onChange={setText} />
+        )}
       </Card.Header>
       {/* Trade filters once there is a trade to filter (a new trader has only sign-ins). */}
       {!signalId && (options.hooks.size > 0 || isFiltered(filters)) && (

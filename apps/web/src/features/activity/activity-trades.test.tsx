@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { useLocation, useNavigate } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixture } from '../../test/fake-server.ts';
-import { renderWithClient } from '../../test/render-with-client.tsx';
+import { deferred, renderWithClient } from '../../test/render-with-client.tsx';
 import { orderAction, signinAction } from './activity-fixtures.ts';
 import { ActivityPanel } from './activity-panel.tsx';
 import type { ActionRow } from './use-activity.ts';
@@ -165,6 +165,30 @@ describe('activity as trade lines (issue #21)', () => {
     expect((screen.getByLabelText('Search actions') as HTMLInputElement).value).toBe('paper');
     await wait(777);
     await vi.waitFor(() => expect(reloaded.calls('ActivityActions').at(-1)?.variables).toEqual(filtered));
+  });
+
+  it('opened with filters in the address shows only the filtered list, never the unfiltered one first', async () => {
+    const filteredAnswer = deferred<ActionRow[]>();
+    const { calls } = renderWithClient(
+      <ActivityPanel />,
+      {
+        ActivityActions: fixture(async ({ variables }) => ({
+          data: { actions: variables.result ? await filteredAnswer.promise : [filled, signinAction(3)] },
+        })),
+      },
+      '/me?result=refused',
+    );
+    // The unfiltered first load (SPEC §4) has answered and the filtered one is on its way.
+    await vi.waitFor(() => expect(calls('ActivityActions')[1]?.variables).toEqual({ result: 'refused' }));
+    await act(async () => {});
+    expect(screen.queryByText('You signed in to the dashboard')).toBeNull();
+    expect(screen.queryAllByTestId('trade-line')).toHaveLength(0);
+    filteredAnswer.resolve([refused]);
+    await vi.waitFor(() =>
+      expect(screen.getAllByTestId('trade-result').map((pill) => pill.textContent)).toEqual(['refused']),
+    );
+    expect(screen.queryByText('You signed in to the dashboard')).toBeNull();
+    expect((screen.getByLabelText('Result') as HTMLSelectElement).value).toBe('refused');
   });
 
   it('ignores a result or date in the address that the filters cannot hold', async () => {

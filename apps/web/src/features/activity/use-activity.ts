@@ -115,6 +115,12 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
   const search = useDebouncedValue(effectiveSearch(text), ACTIVITY_SEARCH_DEBOUNCE_MS);
   const symbol = useDebouncedValue(filters.symbol, ACTIVITY_SEARCH_DEBOUNCE_MS);
   const query = JSON.stringify(queryVariables(search, { ...filters, symbol }));
+  // Opened with a search or filters in the address (a reload, a shared link): the unfiltered first
+  // load decides whether the panel shows, but its rows are not the list asked for, so the panel
+  // waits for the filtered answer rather than flashing them.
+  const awaitingAddress = useRef(!signalId && query !== NONE);
+  if (state.query !== NONE || query === NONE) awaitingAddress.current = false;
+  const loaded = state.loaded && (state.hidden || !awaitingAddress.current);
   useEffect(() => {
     if (signalId || !state.loaded || state.loading || state.hidden || query === state.query) return;
     run(JSON.parse(query) as ActivityActionsQueryVariables, (rows) => (s) => ({
@@ -154,5 +160,5 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
     });
   }, [state.actions, state.loading, state.hasMore, state.query, run]);
 
-  return { ...state, more, refresh };
+  return { ...state, loaded, more, refresh };
 }
