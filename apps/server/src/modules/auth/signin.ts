@@ -82,6 +82,7 @@ async function socialSignin(caller: Caller, credentials: unknown, metadata: unkn
   const user = await findOrCreateSocialUser(services, {
     email: identity.email,
     vouched: identity.vouched,
+    issuer: identity.issuer,
     firstName: names.firstName ?? identity.firstName,
     lastName: names.lastName ?? identity.lastName,
   });

@@ -24,6 +24,7 @@ import { revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
 import { sendConfirmation, sendSignupTaken } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { RULES } from './rate-limit.ts';
+import type { SocialIssuer } from './runtime.ts';
 import { verifySocialToken } from './social.ts';
 
 export const EMAIL_TAKEN = 'This email is already registered';
@@ -87,6 +88,7 @@ export async function signup(caller: Caller, input: SignupInput): Promise<Signup
     return findOrCreateSocialUser(services, {
       email: identity.email,
       vouched: identity.vouched,
+      issuer: identity.issuer,
       firstName: firstName ?? identity.firstName,
       lastName: lastName ?? identity.lastName,
       accountMetadata: signupMetadata(input),
@@ -137,9 +139,15 @@ export async function tellOwner(services: Services, owner: UserRow | undefined):
   await (confirmed ? sendSignupTaken(services, owner) : sendConfirmation(services, owner));
 }
 
-export const NOT_VOUCHED =
-  'Google does not vouch for this email address: sign in with your email and password (or reset the password)';
-export const NOT_VOUCHED_SIGNUP = 'Google does not vouch for this email address: sign up with your email and password';
+/** The answer to an identity its provider does not vouch for (SocialIdentity.vouched). */
+export function notVouched(issuer: SocialIssuer | undefined, signup: boolean): string {
+  const provider = issuer === 'apple' ? 'Apple' : 'Google';
+  return signup
+    ? `${provider} does not vouch for this email address: sign up with your email and password`
+    : `${provider} does not vouch for this email address: sign in with your email and password (or reset the password)`;
+}
+export const NOT_VOUCHED = notVouched('google', false);
+export const NOT_VOUCHED_SIGNUP = notVouched('google', true);
 
 /**
  * The provider verified the email: an existing account is signed in (and confirmed), else created.
@@ -154,6 +162,7 @@ export async function findOrCreateSocialUser(
     email: string;
     /** false: the provider is not authoritative for the address (see SocialIdentity). */
     vouched?: boolean;
+    issuer?: SocialIssuer;
     firstName?: string;
     lastName?: string;
     accountMetadata?: Record<string, unknown>;
@@ -166,14 +175,14 @@ export async function findOrCreateSocialUser(
     if (existing) {
       const administrator = (existing.group & GROUP.ADMIN) !== 0;
       if (identity.vouched === false && (existing.passwordHash || !existing.emailConfirmedAt || administrator)) {
-        throw new AppError('FORBIDDEN', NOT_VOUCHED);
+        throw new AppError('FORBIDDEN', notVouched(identity.issuer, false));
       }
       if (existing.emailConfirmedAt) return existing;
       return confirmBySocialSignin(services, existing);
     }
     // An administrator's mailbox is proven by our link, not by a Google account made with it once.
     if (identity.vouched === false && (await wouldAdminister(services, identity.email))) {
-      throw new AppError('FORBIDDEN', NOT_VOUCHED_SIGNUP);
+      throw new AppError('FORBIDDEN', notVouched(identity.issuer, true));
     }
     const created = await createWithCredits(
       services,

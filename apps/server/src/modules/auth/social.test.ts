@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN } from '../../../test/identity.ts';
 import { browserNonce, type LocalJwks, startLocalJwks } from '../../../test/jwks.ts';
-import { NOT_VOUCHED, NOT_VOUCHED_SIGNUP } from './signup.ts';
+import { NOT_VOUCHED, NOT_VOUCHED_SIGNUP, notVouched } from './signup.ts';
 import { NONCE_MISSING, NONCE_SPENT } from './social.ts';
 
 let t: TestApp;
@@ -184,5 +184,36 @@ describe('social sign-in', () => {
     nonce = browserNonce();
     const gmail = await socialSignin('google', await google({ email: 'Pat.Home@gmail.com' }));
     expect(gmail.data?.signin.issuer).toBe('user');
+  });
+
+  it('opens an account with a password, or makes an administrator, only through an Apple mailbox Apple is authoritative for', async () => {
+    const apple = (email: string) =>
+      jwks.sign({
+        iss: 'https://appleid.apple.com',
+        aud: 'com.example.router',
+        email,
+        email_verified: 'true',
+        nonce: nonce.claim,
+      });
+    await confirmedUser(t, 'lee@work.example');
+    // An Apple ID made once with this work address: verified then, perhaps not its owner now.
+    const foreign = await socialSignin('apple', await apple('lee@work.example'));
+    expect(foreign.data).toBeNull();
+    expect(foreign.errors?.[0]).toMatchObject({
+      message: notVouched('apple', false),
+      extensions: { code: 'FORBIDDEN' },
+    });
+    // Nor does it make the installation's first administrator.
+    await t.services.db.$client.query(`update users set "group" = "group" & ~1 where "group" & 1 = 1`);
+    nonce = browserNonce();
+    const admin = await socialSignin('apple', await apple('boss@work.example'));
+    expect(admin.errors?.[0]).toMatchObject({ message: notVouched('apple', true), extensions: { code: 'FORBIDDEN' } });
+    const { rows } = await t.services.db.$client.query(`select 1 from users where email = 'boss@work.example'`);
+    expect(rows).toHaveLength(0);
+    // Apple's own mailboxes (iCloud, the private relay) are Apple's to vouch for.
+    await confirmedUser(t, 'lee@icloud.com');
+    nonce = browserNonce();
+    const icloud = await socialSignin('apple', await apple('Lee@iCloud.com'));
+    expect(icloud.data?.signin.issuer).toBe('user');
   });
 });

@@ -23,13 +23,17 @@ export interface SocialIdentity {
   nonce: string;
   /**
    * Whether the provider is authoritative for the address, not only verified it once: Google is
-   * for Gmail and for a Workspace account (`hd`); any other address on a Google account was
-   * proven when the account was made and may have changed hands since (Google's guidance).
+   * for Gmail and for a Workspace account (`hd`); Apple for its own mailboxes (iCloud and the
+   * private relay). Any other address on such an account was proven when the account was made
+   * and may have changed hands since (a former employee's work address).
    */
   vouched: boolean;
+  /** The provider, named in the answer when it does not vouch (signup.ts notVouched). */
+  issuer: SocialIssuer;
 }
 
 const GMAIL = /@(gmail|googlemail)\.com$/;
+const APPLE_MAIL = /@(icloud\.com|me\.com|mac\.com|privaterelay\.appleid\.com)$/;
 
 /** What the browser gives Google or Apple as the nonce for its random value: SHA-256, hex. */
 export function socialNonceHash(nonce: string): string {
@@ -83,12 +87,14 @@ export async function verifySocialToken(
     throw new AppError('VALIDATION', 'Your email is not verified with this provider', { field: 'token' });
   }
   const name = (claim: unknown) => (typeof claim === 'string' && claim.trim() ? claim.trim().slice(0, 32) : undefined);
+  const email = payload.email.toLowerCase();
   return {
-    email: payload.email.toLowerCase(),
+    email,
     firstName: name(payload.given_name),
     lastName: name(payload.family_name),
     nonce: payload.nonce as string,
-    vouched: issuer === 'apple' || GMAIL.test(payload.email.toLowerCase()) || typeof payload.hd === 'string',
+    vouched: issuer === 'apple' ? APPLE_MAIL.test(email) : GMAIL.test(email) || typeof payload.hd === 'string',
+    issuer,
   };
 }
 
