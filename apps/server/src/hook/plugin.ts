@@ -7,7 +7,7 @@ import { MAX_BODY_LENGTH } from '@router/orders';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../errors.ts';
 import { securityHeaders } from '../http/security-headers.ts';
-import { type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../modules/signals/index.ts';
+import { POST_ONLY, type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { receiveSignal, tellTooLarge } from './receive.ts';
@@ -44,6 +44,13 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
       req.log.error({ err: error }, 'hook request failed');
       reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
       return reply.status(UNAVAILABLE.statusCode).send(UNAVAILABLE.body);
+    });
+    // Any other method (a browser's GET, HEAD): 405 with Allow, no lookup (nothing said of the key).
+    hook.route({
+      method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      url: '/hook/:shortKey',
+      helmet: false,
+      handler: async (_req, reply) => reply.header('allow', 'POST').status(POST_ONLY.statusCode).send(POST_ONLY.body),
     });
     hook.post<{ Params: { shortKey: string } }>(
       '/hook/:shortKey',
