@@ -276,3 +276,22 @@ describe('after the answer', () => {
     await eventually(async () => (await postSignal(t, trader.shortKey, BUY)).statusCode === 404);
   });
 });
+
+describe('other methods on /hook/:shortKey', () => {
+  it('answers 405 with Allow: POST (never a 404 that says the hook is gone), for known and unknown keys alike', async () => {
+    const trader = await setupTrader(t, 'browser@example.com');
+    for (const key of [trader.shortKey, 'A'.repeat(22)]) {
+      for (const method of ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'] as const) {
+        const res = await t.app.inject({ method, url: `/hook/${key}` });
+        expect({ method, status: res.statusCode, allow: res.headers.allow }).toEqual({
+          method,
+          status: 405,
+          allow: 'POST',
+        });
+        if (method !== 'HEAD')
+          expect(res.json()).toEqual({ status: 'Error', message: 'Method not allowed: send the signal with POST' });
+      }
+    }
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+  });
+});

@@ -5,8 +5,9 @@
 // modules/signals. GET /api/internal/hook-timings only with HOOK_TIMINGS.
 import { MAX_BODY_LENGTH } from '@router/orders';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../errors.ts';
 import { securityHeaders } from '../http/security-headers.ts';
-import { type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../modules/signals/index.ts';
+import { POST_ONLY, type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { receiveSignal, tellTooLarge } from './receive.ts';
@@ -41,7 +42,15 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
         return reply.status(400).send({ status: 'ValidationError', message: `body: ${error.message}` });
       }
       req.log.error({ err: error }, 'hook request failed');
+      reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
       return reply.status(UNAVAILABLE.statusCode).send(UNAVAILABLE.body);
+    });
+    // Any other method (a browser's GET, HEAD): 405 with Allow, no lookup (nothing said of the key).
+    hook.route({
+      method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      url: '/hook/:shortKey',
+      helmet: false,
+      handler: async (_req, reply) => reply.header('allow', 'POST').status(POST_ONLY.statusCode).send(POST_ONLY.body),
     });
     hook.post<{ Params: { shortKey: string } }>(
       '/hook/:shortKey',
@@ -57,7 +66,9 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
           hrStart,
         });
         const answerStart = timings.enabled ? process.hrtime.bigint() : 0n;
-        if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
+        // Every 503 (database out of reach, shutting down, overloaded) says when to retry, as the API's do.
+        const retryAfter = retryAfterS ?? (answer.statusCode === 503 ? UNAVAILABLE_RETRY_AFTER_S : undefined);
+        if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
         reply.status(answer.statusCode).send(answer.body);
         services.counters.hookAnswer(answer.statusCode);
         if (timings.enabled) {

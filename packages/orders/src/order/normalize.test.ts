@@ -1240,6 +1240,20 @@ describe('normalizeOrder says when a body reads only once repaired', () => {
   });
 });
 
+describe('normalizeOrder refuses an empty body', () => {
+  it("says it is empty, not the parser's 'Unexpected end of JSON input'", () => {
+    for (const text of ['', '  \n', '\ufeff']) {
+      expect(normalize(text)).toEqual({
+        ok: false,
+        error: {
+          field: 'body',
+          message: "body: empty: send the order as a JSON object (in TradingView, the alert's Message)",
+        },
+      });
+    }
+  });
+});
+
 describe('normalizeOrder refuses a form-encoded body', () => {
   it('says so, and how to send JSON instead (Zapier posts forms unless told JSON)', () => {
     for (const text of ['symbol=AAPL&action=buy&quantity=1', 'symbol%5B2%5D=MSFT', 'symbol=']) {

@@ -20,8 +20,12 @@ const TRADINGVIEW_DEFAULT = /^\s*\S+ @ \S+ filled on \S+\. New strategy position
 const TRADINGVIEW_DEFAULT_REFUSAL =
   "not valid JSON: this is TradingView's default strategy alert message; replace the alert's Message with the JSON order";
 
+/** No body, or only blanks: an alert whose Message was left empty (the parser would say "Unexpected end of JSON input"). */
+const EMPTY_REFUSAL = "empty: send the order as a JSON object (in TradingView, the alert's Message)";
+
 /** The refusal of `text` (without a byte-order mark), which JSON.parse refused with `error`. */
 export function whyNotJson(text: string, error: unknown): OrderValidationError {
+  if (text.trim() === '') return refuse('body', EMPTY_REFUSAL);
   const unreplaced = unquotedPlaceholder(text);
   if (unreplaced) return unreplaced;
   const comma = numberWithComma(text);

@@ -56,6 +56,20 @@ it('answers 503 {status, message} on every route while the database cannot be re
   }
 });
 
+it("answers the hook's 503 with SPEC's body and when to retry (Retry-After), as the API does", async () => {
+  const answer = await t.app.inject({
+    method: 'POST',
+    url: `/hook/${'A'.repeat(22)}`,
+    headers: { 'content-type': 'text/plain' },
+    payload: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
+  });
+  expect({ status: answer.statusCode, body: answer.json() }).toEqual({
+    status: 503,
+    body: { status: 'Error', message: UNAVAILABLE_MESSAGE },
+  });
+  expect(answer.headers['retry-after']).toBe(String(UNAVAILABLE_RETRY_AFTER_S));
+});
+
 it('answers /graphql SERVICE_UNAVAILABLE with the seconds to wait in extensions.retryAfter', async () => {
   const answer = await t.app.inject({
     method: 'POST',
