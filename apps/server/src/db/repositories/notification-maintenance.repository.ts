@@ -47,6 +47,34 @@ export async function emitExpiringConnectors(
   });
 }
 
+/** Why an expiry notice still waiting to go out (a retry) never does. */
+export const STALE_EXPIRY_NOTICE = 'Not sent: the connection no longer expires then (reconnected or renewed)';
+
+/**
+ * Gives up the pending `connector.expiring` deliveries of a connector whose expiry they tell is no
+ * longer its own: after a reconnect (or a renewal that moved the expiry) a retry hours later
+ * would warn of an expiry that will not come. A delivery being sent right now (locked by a worker)
+ * is passed by: it goes out anyway. Run in the transaction that wrote the new expiry.
+ */
+export async function dropStaleExpiryNotices(db: Executor, connectorId: number): Promise<number> {
+  const { rows } = await db.execute<{ n: number }>(sql`
+    with stale as (
+      select d.id from notification_events e
+      join connectors c on c.id = e.connector_id
+      join notification_deliveries d on d.event_id = e.id
+      where e.connector_id = ${connectorId} and e.type = 'connector.expiring' and d.status = 'pending'
+        and (c.expires_at is null
+          or (e.data->>'expiresAt')::bigint <> floor(extract(epoch from c.expires_at) * 1000)::bigint)
+      for update of d skip locked
+    ), dropped as (
+      update notification_deliveries d set status = 'failed', next_attempt_at = null, error = ${STALE_EXPIRY_NOTICE}
+      from stale where d.id = stale.id
+      returning 1
+    )
+    select count(*)::int as n from dropped`);
+  return rows[0]?.n ?? 0;
+}
+
 export interface DisabledSetting {
   id: number;
   type: number;
