@@ -9,7 +9,7 @@ import type { BrokerSession } from '@router/brokers';
 import { openSecrets, sealSecrets } from '../../crypto/secrets.ts';
 import { type ConnectorRow, lockConnector, updateConnector } from '../../db/repositories/connectors.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
-import { dropStaleExpiryNotices } from '../../db/repositories/notification-maintenance.repository.ts';
+import { dropStaleConnectorNotices } from '../../db/repositories/notification-maintenance.repository.ts';
 import { type FailureStreak, failureStreak } from '../../failure-streak.ts';
 import { perServices } from '../../per-services.ts';
 import type { Services } from '../../services.ts';
@@ -41,7 +41,8 @@ export async function saveRefreshed(services: Services, tx: Transaction, row: Co
     refreshAt: next.refreshAt === undefined ? null : new Date(next.refreshAt),
     refreshSentAt: null,
   });
-  if (saved && saved.expiresAt?.getTime() !== row.expiresAt?.getTime()) await dropStaleExpiryNotices(tx, row.id);
+  if (saved && saved.expiresAt?.getTime() !== row.expiresAt?.getTime())
+    await dropStaleConnectorNotices(tx, row.id, false);
   return saved;
 }
 

@@ -1,6 +1,6 @@
-// An expiry warning whose first try failed is tried again hours later (the retry schedule): by
+// A connector notice whose first try failed is tried again hours later (the retry schedule): by
 // then the user may have reconnected, or the server renewed the session, and the connection no
-// longer expires then. Such a retry is given up, not sent.
+// longer expires then, nor is it deactivated. Such a retry is given up, not sent.
 import { EXPIRY_WARNING_DAYS, EXPIRY_WARNING_DAYS_BY_PROVIDER } from '@router/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,10 +10,13 @@ import { fakeKeyBroker } from '../../../test/fake-brokers.ts';
 import { createSetting, deliveries, eventually } from '../../../test/notification-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { findConnectorById } from '../../db/repositories/connectors.repository.ts';
+import type { Executor } from '../../db/repositories/executor.ts';
 import {
   emitExpiringConnectors,
+  STALE_DEACTIVATION_NOTICE,
   STALE_EXPIRY_NOTICE,
 } from '../../db/repositories/notification-maintenance.repository.ts';
+import { deactivateConnector } from './deactivate.ts';
 import { withBrokerSession } from './session.ts';
 
 let t: TestApp;
@@ -42,6 +45,12 @@ afterAll(async () => {
   await sink.close();
 });
 
+/** The pending notices of this type failed their first try, and are due again in an hour. */
+const retryingLater = (tx: Executor, type: string) =>
+  tx.execute(sql`update notification_deliveries set attempts = 1, last_attempt_at = now(),
+      error = 'Mail not sent: connection refused', next_attempt_at = now() + interval '1 hour'
+    where type = ${type} and status = 'pending'`);
+
 /** The connection expires in 5 days; its warning's first try failed, and it is due again in an hour. */
 async function warnedAndRetryingLater(): Promise<void> {
   await t.services.db.$client.query(`update connectors set expires_at = now() + interval '5 days' where id = $1`, [
@@ -49,32 +58,33 @@ async function warnedAndRetryingLater(): Promise<void> {
   ]);
   await t.services.db.transaction(async (tx) => {
     expect(await emitExpiringConnectors(tx, EXPIRY_WARNING_DAYS_BY_PROVIDER, EXPIRY_WARNING_DAYS)).toBe(1);
-    await tx.execute(sql`update notification_deliveries set attempts = 1, last_attempt_at = now(),
-        error = 'Mail not sent: connection refused', next_attempt_at = now() + interval '1 hour'
-      where type = 'connector.expiring' and status = 'pending'`);
+    await retryingLater(tx, 'connector.expiring');
   });
 }
 
-/** The warning, due now (its hour passed): given up, no mail. */
-async function expectGivenUp(): Promise<void> {
+/** The notice, due now (its hour passed): given up, no mail. */
+async function expectGivenUp(type: string, error: string, subject: RegExp): Promise<void> {
   await t.services.db.$client.query(
-    `update notification_deliveries set next_attempt_at = now() where type = 'connector.expiring' and status = 'pending'`,
+    `update notification_deliveries set next_attempt_at = now() where type = $1 and status = 'pending'`,
+    [type],
   );
   await t.app.notificationWorker.drain();
-  const warning = await eventually(
-    async () => (await deliveries(t, alice, live.key, 'L-1')).find((d) => d.event === 'connector.expiring'),
+  const notice = await eventually(
+    async () => (await deliveries(t, alice, live.key, 'L-1')).find((d) => d.event === type),
     (d) => d?.status !== 'pending',
   );
-  expect(warning).toMatchObject({ status: 'failed', attempts: 1, error: STALE_EXPIRY_NOTICE });
-  expect(sink.mails.filter((m) => /expires/.test(m.subject))).toEqual([]);
+  expect(notice).toMatchObject({ status: 'failed', attempts: 1, error });
+  expect(sink.mails.filter((m) => subject.test(m.subject))).toEqual([]);
 }
+
+const expiryGivenUp = () => expectGivenUp('connector.expiring', STALE_EXPIRY_NOTICE, /expires/);
 
 describe('expiry warnings not sent late', () => {
   it('gives up a warning still due after the user reconnected', async () => {
     await warnedAndRetryingLater();
     const again = await connect(t, alice, 'keyfake', ['key', 'sekret-ok']);
     expect(again.key).toBe(live.key);
-    await expectGivenUp();
+    await expiryGivenUp();
   });
 
   it('gives up a warning still due after a renewal moved the expiry on', async () => {
@@ -86,6 +96,16 @@ describe('expiry warnings not sent late', () => {
     const row = await findConnectorById(t.services.db, liveId);
     if (!row) throw new Error('connector gone');
     await withBrokerSession(t.services, row, async () => undefined, { refreshOnly: true });
-    await expectGivenUp();
+    await expiryGivenUp();
+  });
+});
+
+describe('deactivation notices not sent late', () => {
+  it('gives up a deactivation notice still due after the user reconnected', async () => {
+    expect(await deactivateConnector(t.services, liveId, 'Key Fake: token revoked')).toBe(true);
+    await t.services.db.transaction((tx) => retryingLater(tx, 'connector.deactivated'));
+    const again = await connect(t, alice, 'keyfake', ['key', 'sekret-ok']);
+    expect(again).toMatchObject({ key: live.key, isActive: true });
+    await expectGivenUp('connector.deactivated', STALE_DEACTIVATION_NOTICE, /deactivated/);
   });
 });
