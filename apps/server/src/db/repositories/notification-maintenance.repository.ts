@@ -47,6 +47,42 @@ export async function emitExpiringConnectors(
   });
 }
 
+/** Why an expiry notice still waiting to go out (a retry) never does. */
+export const STALE_EXPIRY_NOTICE = 'Not sent: the connection no longer expires then (reconnected or renewed)';
+/** Why a deactivation notice still waiting to go out never does. */
+export const STALE_DEACTIVATION_NOTICE = 'Not sent: the connection was reconnected since';
+
+/**
+ * Gives up the pending connector notices that are no longer true: `connector.expiring` of an
+ * expiry that is no longer the connector's (a reconnect, or a renewal that moved it), and, when
+ * `reconnected`, `connector.deactivated`. A retry hours later would warn of an expiry that will
+ * not come, or tell a receiver (that may pause a strategy on it) that the webhooks place no
+ * orders when they do again. A delivery being sent right now (locked by a worker) is passed by:
+ * it goes out anyway. Run in the transaction that wrote the new expiry or the reconnect.
+ */
+export async function dropStaleConnectorNotices(db: Executor, connectorId: number, reconnected: boolean) {
+  const { rows } = await db.execute<{ n: number }>(sql`
+    with stale as (
+      select d.id, e.type from notification_events e
+      join connectors c on c.id = e.connector_id
+      join notification_deliveries d on d.event_id = e.id
+      where e.connector_id = ${connectorId} and d.status = 'pending'
+        and e.type in ('connector.expiring', 'connector.deactivated')
+        and case when e.type = 'connector.deactivated' then ${reconnected}
+          else c.expires_at is null
+            or (e.data->>'expiresAt')::bigint <> floor(extract(epoch from c.expires_at) * 1000)::bigint end
+      for update of d skip locked
+    ), dropped as (
+      update notification_deliveries d set status = 'failed', next_attempt_at = null,
+        error = case when stale.type = 'connector.expiring' then ${STALE_EXPIRY_NOTICE}
+          else ${STALE_DEACTIVATION_NOTICE} end
+      from stale where d.id = stale.id
+      returning 1
+    )
+    select count(*)::int as n from dropped`);
+  return rows[0]?.n ?? 0;
+}
+
 export interface DisabledSetting {
   id: number;
   type: number;

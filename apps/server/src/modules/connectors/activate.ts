@@ -24,6 +24,7 @@ import {
   moveAccountHooks,
   notifyHookChanged,
 } from '../../db/repositories/hooks.repository.ts';
+import { dropStaleConnectorNotices } from '../../db/repositories/notification-maintenance.repository.ts';
 import { listMovableNotifications, moveNotification } from '../../db/repositories/notifications.repository.ts';
 import { moveAccountSignals } from '../../db/repositories/signal-reconcile.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
@@ -203,6 +204,8 @@ export async function activateConnector(
       ? await updateConnector(tx, target.id, changes)
       : await insertConnector(tx, { key, userId: actor.userId, providerName, ...changes });
     if (!saved) throw new AppError('VALIDATION', OAUTH_STATE_MESSAGE, { field: 'state' });
+    // Notices still due (retries) of the old grant's expiry or of its deactivation are no longer true.
+    if (existing) await dropStaleConnectorNotices(tx, saved.id, true);
     if (pending && existing) await deleteConnectorRow(tx, pending.id);
     for (const other of others) {
       const gone = await handOver(services, tx, actor.userId, other, saved, ids);

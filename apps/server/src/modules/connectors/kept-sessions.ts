@@ -9,6 +9,7 @@ import type { BrokerSession } from '@router/brokers';
 import { openSecrets, sealSecrets } from '../../crypto/secrets.ts';
 import { type ConnectorRow, lockConnector, updateConnector } from '../../db/repositories/connectors.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
+import { dropStaleConnectorNotices } from '../../db/repositories/notification-maintenance.repository.ts';
 import { type FailureStreak, failureStreak } from '../../failure-streak.ts';
 import { perServices } from '../../per-services.ts';
 import type { Services } from '../../services.ts';
@@ -30,16 +31,19 @@ interface Kept {
 
 const keptOf = perServices(() => new Map<number, Kept>());
 
-/** Writes a refreshed session into the locked row. */
+/** Writes a refreshed session into the locked row (a warning of the expiry it moved is not sent late). */
 export async function saveRefreshed(services: Services, tx: Transaction, row: ConnectorRow, next: BrokerSession) {
   const sealed = sealSecrets(services.secretsKey, row.key, next.secrets);
-  return updateConnector(tx, row.id, {
+  const saved = await updateConnector(tx, row.id, {
     secrets: sealed.data,
     secretsKeyId: sealed.keyId,
     expiresAt: next.expiresAt === undefined ? row.expiresAt : new Date(next.expiresAt),
     refreshAt: next.refreshAt === undefined ? null : new Date(next.refreshAt),
     refreshSentAt: null,
   });
+  if (saved && saved.expiresAt?.getTime() !== row.expiresAt?.getTime())
+    await dropStaleConnectorNotices(tx, row.id, false);
+  return saved;
 }
 
 /** The fields stored (JSON, as sealed): one an adapter left undefined is not. */
