@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { MINUTE, paperFixture } from './paper.fixture.ts';
+import type { QuoteSource } from './quotes.ts';
+
+const EXPIRY = Date.UTC(2025, 5, 20, 20);
+const DAYS_PAST = 170 * 24 * 60 * MINUTE;
+const SPY = (strike: string, right: 'C' | 'P') => `SPY   250620${right}00${strike}000`;
+
+/** SPY at 500 until the June options expire, at `settlement` from then on. */
+async function spyExpiringAt(settlement: number, startingCash?: number) {
+  const quote: QuoteSource = (key, _cls, at) => (key === 'SPY' ? (at < EXPIRY ? 500 : settlement) : 10);
+  return paperFixture({ quote, ...(startingCash === undefined ? {} : { startingCash }) });
+}
+
+const descriptions = async (paper: Awaited<ReturnType<typeof paperFixture>>) =>
+  (await paper.view()).fills.map(({ description }) => description);
+
+describe('paper broker: options held through their expiry are settled', () => {
+  it('assigns a short put in the money: 100 shares bought at the strike', async () => {
+    const paper = await spyExpiringAt(440);
+    const sold = await paper.place({ symbol: SPY('460', 'P'), class: 'option', action: 'sell_to_open', quantity: 1 });
+    paper.advance(DAYS_PAST);
+    const holdings = await paper.holdings();
+    expect(holdings.positions).toEqual([{ symbol: 'SPY', quantity: 100, averagePrice: 460, marketValue: 44_000 }]);
+    expect(holdings.cash).toBeCloseTo(100_000 + 100 * (sold.price ?? 0) - 46_000, 6);
+    expect(holdings.buyingPower).toBeCloseTo(holdings.cash, 6);
+    expect(await descriptions(paper)).toEqual(
+      expect.arrayContaining([
+        'Assigned at expiry: bought 100 SPY at the strike 460',
+        `Filled: bought 100 SPY at the strike 460 (${SPY('460', 'P')} assigned)`,
+      ]),
+    );
+  });
+
+  it('calls away the shares of a covered call in the money, at the strike', async () => {
+    const paper = await spyExpiringAt(560);
+    await paper.place({ symbol: 'SPY', quantity: 100 });
+    const sold = await paper.place({ symbol: SPY('540', 'C'), class: 'option', action: 'sell_to_open', quantity: 1 });
+    paper.advance(DAYS_PAST);
+    const holdings = await paper.holdings();
+    expect(holdings.positions).toEqual([]);
+    expect(holdings.cash).toBeCloseTo(100_000 + 100 * (sold.price ?? 0) + 4_000, 6);
+  });
+
+  it('removes what expired worthless and frees what it held', async () => {
+    const paper = await spyExpiringAt(480);
+    await paper.place({ symbol: SPY('460', 'P'), class: 'option', action: 'sell_to_open', quantity: 1 });
+    paper.advance(DAYS_PAST);
+    const holdings = await paper.holdings();
+    expect(holdings.positions).toEqual([]);
+    expect(holdings.buyingPower).toBeCloseTo(holdings.cash, 6);
+    expect(await descriptions(paper)).toContain(`Expired worthless: 1 ${SPY('460', 'P')}`);
+  });
+
+  it('sells a long call in the money an account cannot pay the shares of, for its intrinsic value', async () => {
+    const paper = await spyExpiringAt(520, 5_000);
+    const bought = await paper.place({ symbol: SPY('510', 'C'), class: 'option', action: 'buy_to_open', quantity: 1 });
+    paper.advance(DAYS_PAST);
+    const holdings = await paper.holdings();
+    expect(holdings.positions).toEqual([]);
+    expect(holdings.cash).toBeCloseTo(5_000 - 100 * (bought.price ?? 0) + 1_000, 6);
+    expect(await descriptions(paper)).toContain(
+      'Expired in the money: sold at 10 (not enough buying power to exercise)',
+    );
+  });
+});
