@@ -23,7 +23,7 @@ describe('paper broker: options held through their expiry are settled', () => {
     const holdings = await paper.holdings();
     expect(holdings.positions).toEqual([{ symbol: 'SPY', quantity: 100, averagePrice: 460, marketValue: 44_000 }]);
     expect(holdings.cash).toBeCloseTo(100_000 + 100 * (sold.price ?? 0) - 46_000, 6);
-    expect(holdings.buyingPower).toBeCloseTo(holdings.cash, 6);
+    expect(holdings.buyingPower).toBeCloseTo(holdings.cash ?? Number.NaN, 6);
     expect(await descriptions(paper)).toEqual(
       expect.arrayContaining([
         'Assigned at expiry: bought 100 SPY at the strike 460',
@@ -48,7 +48,7 @@ describe('paper broker: options held through their expiry are settled', () => {
     paper.advance(DAYS_PAST);
     const holdings = await paper.holdings();
     expect(holdings.positions).toEqual([]);
-    expect(holdings.buyingPower).toBeCloseTo(holdings.cash, 6);
+    expect(holdings.buyingPower).toBeCloseTo(holdings.cash ?? Number.NaN, 6);
     expect(await descriptions(paper)).toContain(`Expired worthless: 1 ${SPY('460', 'P')}`);
   });
 

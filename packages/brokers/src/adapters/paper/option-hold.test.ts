@@ -21,7 +21,7 @@ describe('paper broker: what short options hold in a cash account', () => {
     const paper = await spyAt500();
     const put = { symbol: SPY('460', 'P'), class: 'option' as const, action: 'sell_to_open' as const, quantity: 2 };
     await paper.place(put);
-    const { cash } = await paper.holdings();
+    const { cash } = await paper.view();
     // The premium received is cash; 2 × 46,000 is held to buy the shares if assigned.
     expect((await paper.view()).buyingPower).toBeCloseTo(cash - 92_000, 6);
     await expect(paper.place(put)).rejects.toMatchObject({
@@ -39,7 +39,7 @@ describe('paper broker: what short options hold in a cash account', () => {
       leg('550', 'C', 'buy_to_open'),
     ];
     await paper.place({ ...condor[0], group: 'combo', legs: condor, quantity: 1 });
-    const { cash } = await paper.holdings();
+    const { cash } = await paper.view();
     // Both spreads are 10 wide: at most one loses 1,000 at expiry.
     expect((await paper.view()).buyingPower).toBeCloseTo(cash - 1_000, 6);
   });
@@ -47,7 +47,7 @@ describe('paper broker: what short options hold in a cash account', () => {
   it('holds a naked call’s shares’ value; a covered call holds nothing more', async () => {
     const paper = await spyAt500();
     await paper.place({ symbol: SPY('540', 'C'), class: 'option', action: 'sell_to_open', quantity: 1 });
-    const { cash } = await paper.holdings();
+    const { cash } = await paper.view();
     expect((await paper.view()).buyingPower).toBeCloseTo(cash - 50_000, 6);
     // Buying the 100 shares uses the 50,000 the call held: it is covered now.
     await paper.place({ symbol: 'SPY', quantity: 100 });

@@ -5,9 +5,10 @@ import { BrokerError } from '../../core/errors.ts';
 import { type Book, endWithContract, type Market, marksAt, nextOrderId, openOrdersOf, track } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { sessionClose } from './matching.ts';
+import type { Trade } from './portfolio.ts';
 import { powerUsed } from './portfolio.ts';
 import { sweep } from './sweep.ts';
-import { type Problem, reduces, type Trade, tradeProblem, tradesOf } from './trading.ts';
+import { type Problem, reduces, tradeProblem, tradesOf } from './trading.ts';
 import type { PaperOrder } from './types.ts';
 
 export const PAPER_TITLE = 'Paper Trading';
