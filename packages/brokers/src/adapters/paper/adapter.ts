@@ -103,7 +103,7 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
           throw new BrokerError('AuthenticationError', PAPER_TITLE, `account ${accountId} no longer exists; reconnect`);
         const market: Market = { now: clock(ctx)(), quote, instruments };
         const book = openBook(account, tx, market);
-        settleExpired(book);
+        await settleExpired(book);
         const result = await work(book, tx);
         if (keep) await save(book);
         return result;

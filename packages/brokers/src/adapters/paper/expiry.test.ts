@@ -42,6 +42,15 @@ describe('paper broker: options held through their expiry are settled', () => {
     expect(holdings.cash).toBeCloseTo(100_000 + 100 * (sold.price ?? 0) + 4_000, 6);
   });
 
+  it('cancels the bracket exits of shares called away, as any sale of them does', async () => {
+    const paper = await spyExpiringAt(560);
+    await paper.place({ symbol: 'SPY', quantity: 100, stop_loss_price: 400 });
+    await paper.place({ symbol: SPY('540', 'C'), class: 'option', action: 'sell_to_open', quantity: 1 });
+    paper.advance(DAYS_PAST);
+    expect((await paper.holdings()).positions).toEqual([]);
+    expect((await paper.view()).openOrders).toEqual([]);
+  });
+
   it('removes what expired worthless and frees what it held', async () => {
     const paper = await spyExpiringAt(480);
     await paper.place({ symbol: SPY('460', 'P'), class: 'option', action: 'sell_to_open', quantity: 1 });

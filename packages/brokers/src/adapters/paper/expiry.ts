@@ -6,6 +6,7 @@
 import { type Book, instrumentOf, marksAt, nextOrderId, priceAt, track } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { applyFill, buyingPower, heldQuantity, powerUsed, type Trade } from './portfolio.ts';
+import { fitExits } from './trading.ts';
 import type { PaperOrder, PaperPosition } from './types.ts';
 
 /** A filled record of a settlement, at the expiry. */
@@ -41,7 +42,7 @@ function canExercise(book: Book, trades: readonly Trade[], shares: Trade): boole
   return powerUsed(book.account, trades, marks).used <= buyingPower(book.account, marks) + 1e-6;
 }
 
-function settle(book: Book, position: PaperPosition, instrument: Instrument): void {
+async function settle(book: Book, position: PaperPosition, instrument: Instrument): Promise<void> {
   const { option, expiresAt = book.market.now } = instrument;
   if (!option) return;
   const close: Trade = { instrument, quantity: -position.quantity, price: priceAt(book, instrument, expiresAt) };
@@ -63,8 +64,11 @@ function settle(book: Book, position: PaperPosition, instrument: Instrument): vo
     settled(book, instrument, close.quantity, close.price, `Expired in the money: sold at ${close.price} (${why})`);
     return;
   }
+  const before = heldQuantity(book.account, underlying);
   applyFill(book.account, exercise);
   applyFill(book.account, shares);
+  // Shares called away take their bracket's exits with them, as any sale does.
+  await fitExits(book, underlying, before);
   const what = `${units > 0 ? 'bought' : 'sold'} ${Math.abs(units)} ${underlying.symbol} at the strike ${strike}`;
   const how = long ? 'Exercised' : 'Assigned';
   settled(book, instrument, close.quantity, 0, `${how} at expiry: ${what}`);
@@ -72,11 +76,11 @@ function settle(book: Book, position: PaperPosition, instrument: Instrument): vo
 }
 
 /** Settles the options held past their expiry (a call on an account that holds none does nothing). */
-export function settleExpired(book: Book): void {
+export async function settleExpired(book: Book): Promise<void> {
   const { now } = book.market;
   for (const position of [...book.account.positions]) {
     if (position.class !== 'option') continue;
     const instrument = instrumentOf(book, position.symbol, position.class);
-    if (instrument.expiresAt !== undefined && instrument.expiresAt <= now) settle(book, position, instrument);
+    if (instrument.expiresAt !== undefined && instrument.expiresAt <= now) await settle(book, position, instrument);
   }
 }

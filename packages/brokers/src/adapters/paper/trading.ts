@@ -149,7 +149,7 @@ export async function fill(book: Book, order: PaperOrder, at: number, limitOrMar
  * sale), they shrink to what is left, so an exit never sells more than is held (a stock's would be
  * rejected, leaving the rest unprotected; a margined one's would open a short).
  */
-async function fitExits(book: Book, instrument: Instrument, before: number): Promise<void> {
+export async function fitExits(book: Book, instrument: Instrument, before: number): Promise<void> {
   const held = heldQuantity(book.account, instrument);
   if (before === 0 || (Math.sign(held) === Math.sign(before) && Math.abs(held) >= Math.abs(before))) return;
   await symbolState(book, instrument.symbol);
