@@ -95,7 +95,7 @@ describe('paper broker: options', () => {
     });
   });
 
-  it('values a future held past its expiry at what it settled at; its options are settled', async () => {
+  it('settles a future and options held past their expiry at what they settled at, not at the market since', async () => {
     const optionExpiry = Date.UTC(2025, 0, 10, 20);
     const futureExpiry = Date.UTC(2025, 2, 21, 20);
     // AAPL at 100 until the calls expire, 130 after; ES at 5000 until March's contract expires, 6000 after.
@@ -107,17 +107,13 @@ describe('paper broker: options', () => {
     await paper.place({ symbol: 'AAPL  250110C00090000', class: 'option', action: 'buy_to_open', quantity: 1 });
     await paper.place({ symbol: 'ESH2025', class: 'future', quantity: 1 });
     paper.advance(100 * 24 * 60 * MINUTE);
-    // The future stays at 5000; the call struck at 120 expired worthless, the one at 90 became
+    // The future sold at 5000; the call struck at 120 expired worthless, the one at 90 became
     // 100 shares bought at 90 (AAPL was 100 then, whatever it is since).
-    const positions = (await paper.view()).positions.map(({ symbol, price, averagePrice }) => [
-      symbol,
-      price,
-      averagePrice,
-    ]);
-    expect(positions).toEqual([
-      ['ESH2025', 5000, expect.any(Number)],
+    const view = await paper.view();
+    expect(view.positions.map(({ symbol, price, averagePrice }) => [symbol, price, averagePrice])).toEqual([
       ['AAPL', 130, 90],
     ]);
+    expect(view.fills.map(({ symbol, price }) => [symbol, price])).toEqual(expect.arrayContaining([['ESH2025', 5000]]));
   });
 
   it('never fills a resting order after its contract expired', async () => {

@@ -15,7 +15,21 @@ async function spyExpiringAt(settlement: number, startingCash?: number) {
 const descriptions = async (paper: Awaited<ReturnType<typeof paperFixture>>) =>
   (await paper.view()).fills.map(({ description }) => description);
 
-describe('paper broker: options held through their expiry are settled', () => {
+describe('paper broker: contracts held through their expiry are settled', () => {
+  it('closes a dated future at its settlement price: its P&L realized, its margin freed', async () => {
+    const futureExpiry = Date.UTC(2025, 2, 21, 20);
+    const quote: QuoteSource = (key, _cls, at) => (key === 'ES' ? (at <= futureExpiry ? 5000 : 6000) : 10);
+    const paper = await paperFixture({ quote });
+    const bought = await paper.place({ symbol: 'ESH2025', class: 'future', quantity: 1 });
+    paper.advance(100 * 24 * 60 * MINUTE);
+    const view = await paper.view();
+    expect(view.positions).toEqual([]);
+    // ES at 5000 with three months of carry when bought, at 5000 when it settled: 50 a point.
+    expect(view.cash).toBeCloseTo(100_000 + 50 * (5000 - (bought.price ?? 0)), 6);
+    expect(view.buyingPower).toBeCloseTo(view.cash, 6);
+    expect(view.fills.map(({ description }) => description)).toContain('Settled at expiry: sold 1 ESH2025 at 5000');
+  });
+
   it('assigns a short put in the money: 100 shares bought at the strike', async () => {
     const paper = await spyExpiringAt(440);
     const sold = await paper.place({ symbol: SPY('460', 'P'), class: 'option', action: 'sell_to_open', quantity: 1 });

@@ -1,5 +1,6 @@
-// Options held through their expiry are settled at the next call on the account, as a broker
-// settles them overnight: out of the money they expire worthless and leave the positions; in the
+// Contracts held through their expiry are settled at the next call on the account, as a broker
+// settles them overnight. A dated future closes at its settlement price (its P&L realized, its
+// margin freed), as a cash-settled index future does. An option out of the money they expire worthless and leave the positions; in the
 // money they turn into shares at the strike (a short one is assigned, always: what it held pays
 // for it; a long one is exercised when the account can pay for the shares, or deliver them for a
 // put, else it is sold for its intrinsic value, as a broker sells what its account cannot exercise).
@@ -44,9 +45,20 @@ function canExercise(book: Book, trades: readonly Trade[], shares: Trade): boole
 
 async function settle(book: Book, position: PaperPosition, instrument: Instrument): Promise<void> {
   const { option, expiresAt = book.market.now } = instrument;
-  if (!option) return;
   const close: Trade = { instrument, quantity: -position.quantity, price: priceAt(book, instrument, expiresAt) };
   const contracts = Math.abs(position.quantity);
+  if (!option) {
+    applyFill(book.account, close);
+    const side = close.quantity > 0 ? 'bought' : 'sold';
+    settled(
+      book,
+      instrument,
+      close.quantity,
+      close.price,
+      `Settled at expiry: ${side} ${contracts} ${instrument.symbol} at ${close.price}`,
+    );
+    return;
+  }
   if (close.price <= 0) {
     applyFill(book.account, close);
     settled(book, instrument, close.quantity, 0, `Expired worthless: ${contracts} ${instrument.symbol}`);
@@ -75,11 +87,11 @@ async function settle(book: Book, position: PaperPosition, instrument: Instrumen
   settled(book, underlying, units, strike, `Filled: ${what} (${instrument.symbol} ${how.toLowerCase()})`);
 }
 
-/** Settles the options held past their expiry (a call on an account that holds none does nothing). */
+/** Settles the options and dated futures held past their expiry (on an account that holds none, nothing). */
 export async function settleExpired(book: Book): Promise<void> {
   const { now } = book.market;
   for (const position of [...book.account.positions]) {
-    if (position.class !== 'option') continue;
+    if (position.class !== 'option' && position.class !== 'future') continue;
     const instrument = instrumentOf(book, position.symbol, position.class);
     if (instrument.expiresAt !== undefined && instrument.expiresAt <= now) await settle(book, position, instrument);
   }
