@@ -56,6 +56,26 @@ describe('paper broker: contracts held through their expiry are settled', () => 
     expect(holdings.cash).toBeCloseTo(100_000 + 100 * (sold.price ?? 0) + 4_000, 6);
   });
 
+  it('fills what the market reached on the shares before the expiry first', async () => {
+    // SPY dips to 440 the day before the expiry, through the shares' stop loss at 450, then settles at 560.
+    const dip = EXPIRY - 24 * 60 * MINUTE;
+    const quote: QuoteSource = (key, _cls, at) =>
+      key === 'SPY' ? (at < dip ? 500 : at < dip + 10 * MINUTE ? 440 : at < EXPIRY ? 500 : 560) : 10;
+    const paper = await paperFixture({ quote });
+    await paper.place({ symbol: 'SPY', quantity: 100, stop_loss_price: 450 });
+    await paper.place({ symbol: SPY('540', 'C'), class: 'option', action: 'sell_to_open', quantity: 1 });
+    paper.advance(DAYS_PAST);
+    // The stop loss sold the shares at 440; the call, uncovered then, was assigned: 100 SPY sold short at 540.
+    expect(
+      (await paper.view()).fills.map(({ side, symbol, price }) => [side, symbol.trim(), price]).slice(0, 3),
+    ).toEqual([
+      ['sell', 'SPY', 540],
+      ['buy', 'SPY   250620C00540000', 0],
+      ['sell', 'SPY', 440],
+    ]);
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'SPY', quantity: -100, averagePrice: 540 }]);
+  });
+
   it('cancels the bracket exits of shares called away, as any sale of them does', async () => {
     const paper = await spyExpiringAt(560);
     await paper.place({ symbol: 'SPY', quantity: 100, stop_loss_price: 400 });

@@ -4,9 +4,10 @@
 // money they turn into shares at the strike (a short one is assigned, always: what it held pays
 // for it; a long one is exercised when the account can pay for the shares, or deliver them for a
 // put, else it is sold for its intrinsic value, as a broker sells what its account cannot exercise).
-import { type Book, instrumentOf, marksAt, nextOrderId, priceAt, track } from './book.ts';
+import { type Book, instrumentOf, marksAt, nextOrderId, priceAt, symbolState, track } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { applyFill, buyingPower, heldQuantity, powerUsed, type Trade } from './portfolio.ts';
+import { sweep } from './sweep.ts';
 import { fitExits } from './trading.ts';
 import type { PaperOrder, PaperPosition } from './types.ts';
 
@@ -75,6 +76,17 @@ async function settle(book: Book, position: PaperPosition, instrument: Instrumen
     const why = right === 'C' ? 'not enough buying power to exercise' : `not enough ${underlying.symbol} to deliver`;
     settled(book, instrument, close.quantity, close.price, `Expired in the money: sold at ${close.price} (${why})`);
     return;
+  }
+  // What the market reached on the shares before the expiry comes first (a covered call's shares
+  // sold by their stop loss leave the call to be assigned into a short).
+  if (((await symbolState(book, underlying.symbol))?.sweptAt ?? expiresAt) < expiresAt) {
+    const { now } = book.market;
+    book.market.now = expiresAt;
+    try {
+      await sweep(book, [underlying.symbol]);
+    } finally {
+      book.market.now = now;
+    }
   }
   const before = heldQuantity(book.account, underlying);
   applyFill(book.account, exercise);
