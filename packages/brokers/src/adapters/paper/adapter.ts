@@ -10,6 +10,7 @@ import { recordBrokerRequest } from '../../core/wire-log.ts';
 import { describeAccount, type PaperAccountView, resetAccount } from './account-view.ts';
 import { type Book, finish, instrumentOf, loadOrder, type Market, openBook, priceAt, save } from './book.ts';
 import { paperDescriptor } from './descriptor.ts';
+import { settleExpired } from './expiry.ts';
 import { createInstruments } from './instruments.ts';
 import { invalid, PAPER_TITLE, tradableIn } from './placing.ts';
 import { positionOf } from './portfolio.ts';
@@ -102,6 +103,7 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
           throw new BrokerError('AuthenticationError', PAPER_TITLE, `account ${accountId} no longer exists; reconnect`);
         const market: Market = { now: clock(ctx)(), quote, instruments };
         const book = openBook(account, tx, market);
+        await settleExpired(book);
         const result = await work(book, tx);
         if (keep) await save(book);
         return result;

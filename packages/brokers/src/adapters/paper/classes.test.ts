@@ -81,20 +81,21 @@ describe('paper broker: options', () => {
     expect((await paper.holdings()).positions).toEqual([]);
   });
 
-  it('closes a position held through expiry at its intrinsic value', async () => {
+  it('exercises a long call held through expiry into shares at the strike', async () => {
     const paper = await paperFixture();
     const weekly = { symbol: 'AAPL  250110C00090000', class: 'option' as const, quantity: 1 };
-    await paper.place({ ...weekly, action: 'buy_to_open' });
+    const bought = await paper.place({ ...weekly, action: 'buy_to_open' });
     paper.advance(7 * 24 * 60 * MINUTE);
-    expect(await paper.place({ ...weekly, action: 'close' })).toMatchObject({ status: 'filled', price: 10 });
-    expect((await paper.holdings()).positions).toEqual([]);
+    const holdings = await paper.holdings();
+    expect(holdings.positions).toEqual([{ symbol: 'AAPL', quantity: 100, averagePrice: 90, marketValue: 10_000 }]);
+    expect(holdings.cash).toBeCloseTo(100_000 - 100 * (bought.price ?? 0) - 9_000, 6);
     // Opening it is refused still.
     await expect(paper.place({ ...weekly, action: 'buy_to_open' })).rejects.toMatchObject({
       brokerMessage: 'AAPL  250110C00090000 expired on 2025-01-10',
     });
   });
 
-  it('values a contract held past its expiry at what it settled at, not at the market since', async () => {
+  it('settles a future and options held past their expiry at what they settled at, not at the market since', async () => {
     const optionExpiry = Date.UTC(2025, 0, 10, 20);
     const futureExpiry = Date.UTC(2025, 2, 21, 20);
     // AAPL at 100 until the calls expire, 130 after; ES at 5000 until March's contract expires, 6000 after.
@@ -106,15 +107,13 @@ describe('paper broker: options', () => {
     await paper.place({ symbol: 'AAPL  250110C00090000', class: 'option', action: 'buy_to_open', quantity: 1 });
     await paper.place({ symbol: 'ESH2025', class: 'future', quantity: 1 });
     paper.advance(100 * 24 * 60 * MINUTE);
-    // They followed AAPL and ES after expiring: the call struck at 120 became worth 10, the other 40, the future 6000.
-    const prices = (await paper.view()).positions.map(({ symbol, price }) => [symbol, price]);
-    expect(prices).toEqual([
-      ['AAPL  250110C00120000', 0],
-      ['AAPL  250110C00090000', 10],
-      ['ESH2025', 5000],
+    // The future sold at 5000; the call struck at 120 expired worthless, the one at 90 became
+    // 100 shares bought at 90 (AAPL was 100 then, whatever it is since).
+    const view = await paper.view();
+    expect(view.positions.map(({ symbol, price, averagePrice }) => [symbol, price, averagePrice])).toEqual([
+      ['AAPL', 130, 90],
     ]);
-    // Closing the one that expired worthless brings nothing, whatever price a signal carries.
-    expect(await paper.place({ ...worthless, action: 'close', extra: { price: 5 } })).toMatchObject({ price: 0 });
+    expect(view.fills.map(({ symbol, price }) => [symbol, price])).toEqual(expect.arrayContaining([['ESH2025', 5000]]));
   });
 
   it('never fills a resting order after its contract expired', async () => {

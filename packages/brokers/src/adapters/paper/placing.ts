@@ -2,12 +2,13 @@
 // record, the money check, and resting an order that cannot execute now.
 import type { Order, OrderAction, OrderClass } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { type Book, endWithContract, type Market, marksAt, nextOrderId, track } from './book.ts';
+import { type Book, endWithContract, type Market, marksAt, nextOrderId, openOrdersOf, track } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { sessionClose } from './matching.ts';
+import type { Trade } from './portfolio.ts';
 import { powerUsed } from './portfolio.ts';
 import { sweep } from './sweep.ts';
-import { type Problem, tradeProblem, tradesOf } from './trading.ts';
+import { type Problem, reduces, tradeProblem, tradesOf } from './trading.ts';
 import type { PaperOrder } from './types.ts';
 
 export const PAPER_TITLE = 'Paper Trading';
@@ -77,16 +78,45 @@ export function baseOrder(book: Book, request: PlaceRequest, symbol: string): Pa
   };
 }
 
+/**
+ * How much of each trade's position open orders already sell (or buy back): a live broker refuses
+ * a second sale of shares a resting sell holds, rather than reject it when it fills. A bracket's
+ * exits are not counted: they shrink with the position they protect (fitExits).
+ */
+async function committedTo(book: Book, order: PaperOrder, trades: readonly Trade[]): Promise<number[]> {
+  const committed: number[] = [];
+  for (const trade of trades) {
+    const { symbol, class: cls } = trade.instrument;
+    let total = 0;
+    for (const open of await openOrdersOf(book, symbol)) {
+      if (open.id === order.id || open.parentId !== undefined) continue;
+      for (const leg of open.legs ?? [{ ...open, ratio: 1 }]) {
+        const same = leg.symbol === symbol && leg.class === cls && (leg.side === 'buy') === trade.quantity > 0;
+        if (same && reduces(leg.action, trade.instrument)) total += leg.ratio * open.quantity;
+      }
+    }
+    committed.push(total);
+  }
+  return committed;
+}
+
 /** Checks an order's trades; a refusal for money first sweeps every symbol (fills elsewhere may have freed cash). */
 export async function checkTrade(book: Book, order: PaperOrder, price: number): Promise<void> {
   const { now } = book.market;
-  let problem: Problem | null = tradeProblem(book, order, tradesOf(book, order, now, price), now);
+  const problemNow = async () => {
+    const trades = tradesOf(book, order, now, price);
+    // Only a sale of what is held reads the symbol's open orders (a buy reads none).
+    const actions = order.legs?.map((leg) => leg.action) ?? [order.action];
+    const reducing = trades.some((trade, i) => reduces(actions[i] ?? order.action, trade.instrument));
+    return tradeProblem(book, order, trades, now, reducing ? await committedTo(book, order, trades) : []);
+  };
+  let problem: Problem | null = await problemNow();
   if (problem?.[0] === 'InsufficientFunds') {
     await sweep(
       book,
       (await book.tx.listActiveSymbols()).map((state) => state.symbol),
     );
-    problem = tradeProblem(book, order, tradesOf(book, order, now, price), now);
+    problem = await problemNow();
   }
   if (problem) throw new BrokerError(problem[0], PAPER_TITLE, problem[1]);
 }

@@ -1,9 +1,10 @@
 // Cash and positions of a paper account, without borrowing. Instruments paid in full (stocks,
 // crypto, options): longs are paid, a short's proceeds are credited but twice its market value
-// stays locked. Margined instruments (futures, forex, CFDs): a fill moves no cash until it
+// stays locked (short options: what they can lose at expiry, option-hold.ts). Margined instruments (futures, forex, CFDs): a fill moves no cash until it
 // closes (realized P&L), and a fraction of the notional is held while the position is open.
 import type { OrderClass } from '@router/orders';
 import type { Instrument } from './instruments.ts';
+import { optionsPower } from './option-hold.ts';
 import { roundCash, sizeAfter } from './precision.ts';
 import type { PaperAccount, PaperPosition } from './types.ts';
 
@@ -62,10 +63,14 @@ function equityPart(position: PaperPosition, mark: Mark): number {
   return position.quantity * (price - position.averagePrice) * instrument.multiplier;
 }
 
-/** What a position adds to buying power (negative: what it holds). Longs paid in full hold nothing more. */
+/**
+ * What a position adds to buying power (negative: what it holds). Longs paid in full hold nothing
+ * more; options are held together, per underlying and expiry (optionsPower).
+ */
 function powerPart(position: PaperPosition | undefined, mark: Mark): number {
   if (!position) return 0;
   const { instrument, price } = mark;
+  if (instrument.option) return 0;
   const value = position.quantity * price * instrument.multiplier;
   if (instrument.margin === undefined) return position.quantity < 0 ? 2 * value : 0;
   return equityPart(position, mark) - Math.abs(value) * instrument.margin;
@@ -79,13 +84,16 @@ export function equity(account: PaperAccount, markOf: MarkOf): number {
 
 /** What a new position may use: cash, less what short and margined positions hold, less open orders' holds. */
 export function buyingPower(account: PaperAccount, markOf: MarkOf): number {
-  let total = account.cash - account.reserved;
+  let total = account.cash - account.reserved + optionsPower(account.positions, markOf);
   for (const position of account.positions) total += powerPart(position, markOf(position.symbol, position.class));
   return roundCash(total);
 }
 
-/** The buying power trades use with each instrument valued by `markOf`, and whether any opens or grows a position. */
-function usedAt(account: PaperAccount, trades: readonly Trade[], markOf: (trade: Trade) => Mark) {
+/**
+ * The buying power trades use with each instrument valued by `markOf` (options' hold by `market`:
+ * it depends on their strikes and the underlying's price), and whether any opens or grows a position.
+ */
+function usedAt(account: PaperAccount, trades: readonly Trade[], markOf: (trade: Trade) => Mark, market: MarkOf) {
   const positions = new Map<string, PaperPosition | undefined>();
   let change = 0;
   let opens = false;
@@ -102,6 +110,9 @@ function usedAt(account: PaperAccount, trades: readonly Trade[], markOf: (trade:
     }
     positions.set(key, after);
   }
+  const untraded = account.positions.filter((position) => !positions.has(`${position.class}|${position.symbol}`));
+  const afterAll = [...untraded, ...[...positions.values()].flatMap((position) => (position ? [position] : []))];
+  change += optionsPower(afterAll, market) - optionsPower(account.positions, market);
   return { used: roundCash(-change), opens };
 }
 
@@ -117,8 +128,8 @@ export function powerUsed(
   trades: readonly Trade[],
   markOf: MarkOf,
 ): { used: number; opens: boolean } {
-  const atMarket = usedAt(account, trades, ({ instrument }) => markOf(instrument.symbol, instrument.class));
-  const atOwn = usedAt(account, trades, ({ instrument, price }) => ({ instrument, price }));
+  const atMarket = usedAt(account, trades, ({ instrument }) => markOf(instrument.symbol, instrument.class), markOf);
+  const atOwn = usedAt(account, trades, ({ instrument, price }) => ({ instrument, price }), markOf);
   return { used: Math.max(atMarket.used, atOwn.used), opens: atMarket.opens };
 }
 

@@ -262,7 +262,8 @@ describe('paper simulator: resting orders', () => {
     const paper = await paperFixture();
     await paper.place({ quantity: 5 });
     await paper.place({ action: 'sell', type: 'limit', limit_price: 120, quantity: 5 }, 'exit');
-    await paper.place({ action: 'sell', quantity: 5 });
+    // A sale is refused (the resting sell holds the shares); a partial close keeps open orders.
+    await paper.place({ action: 'close', quantity: 3 });
     paper.prices.set('AAPL', 121);
     paper.advance(MINUTE);
     expect(await paper.getOrder('exit')).toMatchObject({ status: 'rejected' });

@@ -36,15 +36,34 @@ export function tradesOf(book: Book, order: PaperOrder, at: number, price: numbe
   });
 }
 
-/** Why a cash account refuses this action on what it holds, or null. */
+/** Whether this action only reduces a position (a stock's sell; a margined instrument's goes short). */
+export function reduces(action: OrderAction, instrument: Instrument): boolean {
+  if (action === 'sell') return instrument.margin === undefined;
+  return action === 'sell_to_close' || action === 'buy_to_cover' || action === 'buy_to_close';
+}
+
+/**
+ * Why a cash account refuses this action on what it holds, or null. `committed`: how much of the
+ * position open orders already sell (or buy back), which a live broker no longer counts available.
+ */
 export function actionProblem(
   action: OrderAction,
   instrument: Instrument,
   quantity: number,
   held: number,
+  committed = 0,
 ): string | null {
   const { symbol } = instrument;
   const holding = held > 0 ? held : 'none';
+  // What this action reduces: a long for a sale, a short for a buy. Short of that, the messages below.
+  const position = action.startsWith('sell') ? held : -held;
+  if (
+    committed > 0 &&
+    reduces(action, instrument) &&
+    position >= quantity - 1e-9 &&
+    quantity > position - committed + 1e-9
+  )
+    return `cannot ${action} ${quantity} ${symbol}: ${position} held, ${committed} of it in open orders (cancel them first)`;
   switch (action) {
     case 'sell':
       // Margined instruments (futures, forex, CFDs) go short by selling.
@@ -70,12 +89,18 @@ export function actionProblem(
 }
 
 /** Why this order cannot trade these trades now, or null. */
-export function tradeProblem(book: Book, order: PaperOrder, trades: readonly Trade[], at: number): Problem | null {
+export function tradeProblem(
+  book: Book,
+  order: PaperOrder,
+  trades: readonly Trade[],
+  at: number,
+  committed: readonly number[] = [],
+): Problem | null {
   const actions: OrderAction[] = order.legs ? order.legs.map((leg) => leg.action) : [order.action];
   for (const [i, trade] of trades.entries()) {
     const action = actions[i] ?? order.action;
     const held = heldQuantity(book.account, trade.instrument);
-    const problem = actionProblem(action, trade.instrument, Math.abs(trade.quantity), held);
+    const problem = actionProblem(action, trade.instrument, Math.abs(trade.quantity), held, committed[i]);
     if (problem) return ['InvalidOrder', problem];
   }
   if (order.action === 'close') return null;
@@ -124,7 +149,7 @@ export async function fill(book: Book, order: PaperOrder, at: number, limitOrMar
  * sale), they shrink to what is left, so an exit never sells more than is held (a stock's would be
  * rejected, leaving the rest unprotected; a margined one's would open a short).
  */
-async function fitExits(book: Book, instrument: Instrument, before: number): Promise<void> {
+export async function fitExits(book: Book, instrument: Instrument, before: number): Promise<void> {
   const held = heldQuantity(book.account, instrument);
   if (before === 0 || (Math.sign(held) === Math.sign(before) && Math.abs(held) >= Math.abs(before))) return;
   await symbolState(book, instrument.symbol);

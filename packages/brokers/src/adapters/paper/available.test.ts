@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { MINUTE, paperFixture } from './paper.fixture.ts';
+
+describe('paper broker: what resting orders already sell is not available to sell again', () => {
+  it('refuses a second sale of shares a resting sell holds, up front, not when it fills', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 100 });
+    await paper.place({ action: 'sell', quantity: 100, type: 'limit', limit_price: 120 }, 'first');
+    const refusal = {
+      kind: 'InvalidOrder',
+      brokerMessage: 'cannot sell 100 AAPL: 100 held, 100 of it in open orders (cancel them first)',
+    };
+    await expect(paper.place({ action: 'sell', quantity: 100, type: 'limit', limit_price: 130 })).rejects.toMatchObject(
+      refusal,
+    );
+    await expect(paper.place({ action: 'sell', quantity: 100 })).rejects.toMatchObject(refusal);
+    // What is not held by the open order is still for sale.
+    await paper.place({ quantity: 30 });
+    expect(await paper.place({ action: 'sell', quantity: 30 })).toMatchObject({ status: 'filled' });
+    paper.prices.set('AAPL', 125);
+    paper.advance(MINUTE);
+    expect(await paper.getOrder('first')).toMatchObject({ status: 'filled' });
+    expect((await paper.holdings()).positions).toEqual([]);
+  });
+
+  it('counts what resting buy_to_cover orders buy back of a short', async () => {
+    const paper = await paperFixture();
+    await paper.place({ action: 'sell_short', quantity: 10 });
+    await paper.place({ action: 'buy_to_cover', quantity: 6, type: 'limit', limit_price: 90 });
+    await expect(
+      paper.place({ action: 'buy_to_cover', quantity: 5, type: 'limit', limit_price: 80 }),
+    ).rejects.toMatchObject({
+      brokerMessage: 'cannot buy_to_cover 5 AAPL: 10 held, 6 of it in open orders (cancel them first)',
+    });
+    expect(await paper.place({ action: 'buy_to_cover', quantity: 4, type: 'limit', limit_price: 80 })).toMatchObject({
+      status: 'accepted',
+    });
+  });
+
+  it('leaves a bracket’s exits out: a sale shrinks them to what is left', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, take_profit_price: 110, stop_loss_price: 95 });
+    expect(await paper.place({ action: 'sell', quantity: 4 })).toMatchObject({ status: 'filled' });
+    expect((await paper.view()).openOrders.map(({ quantity }) => quantity)).toEqual([6, 6]);
+  });
+});
