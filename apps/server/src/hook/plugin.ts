@@ -2,11 +2,12 @@
 // (every content type read as text, at most 64 KiB; TradingView sends text/plain, others JSON
 // with or without a charset), its own error handler (SPEC §8 bodies, never a 5xx for what the
 // sender did), rate limits, no GraphQL or web handlers on its path. The signal itself goes to
-// modules/signals. GET /api/internal/hook-timings only with HOOK_TIMINGS.
+// modules/signals. A GET (a browser opening the URL) is told the URL takes POST. GET
+// /api/internal/hook-timings only with HOOK_TIMINGS.
 import { MAX_BODY_LENGTH } from '@router/orders';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { securityHeaders } from '../http/security-headers.ts';
-import { type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../modules/signals/index.ts';
+import { POST_ONLY, type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { receiveSignal, tellTooLarge } from './receive.ts';
@@ -67,6 +68,10 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
         }
         return reply;
       },
+    );
+    // Opened in a browser to check it: how the URL is used, not a 'Not found' (the web app's).
+    hook.get('/hook/:shortKey', { helmet: false }, async (_req, reply) =>
+      reply.status(POST_ONLY.statusCode).header('allow', 'POST').send(POST_ONLY.body),
     );
   });
   if (config.HOOK_TIMINGS) {

@@ -18,6 +18,16 @@ export function refusal(statusCode: number, status: ErrorStatus, message: string
 }
 
 export const NOT_FOUND = refusal(404, 'Error', 'Webhook not found');
+/**
+ * A GET to a webhook URL: the trader opened it in a browser to check it. It names no webhook (the
+ * same answer for every key) and says how the URL is used, instead of a 'Not found' that reads as
+ * a wrong URL.
+ */
+export const POST_ONLY = refusal(
+  405,
+  'Error',
+  'This webhook URL takes alerts sent by POST: paste it into your alert (TradingView, TrendSpider, Zapier) or POST an order as JSON to it; a browser opening it sends a GET, which places nothing',
+);
 export const TOO_MANY = refusal(429, 'Error', 'Too many requests: slow down');
 export const TOO_LARGE = refusal(413, 'ValidationError', `body: larger than ${MAX_BODY_LENGTH / 1024} KiB`);
 export const UNAVAILABLE = refusal(503, 'Error', UNAVAILABLE_MESSAGE);
