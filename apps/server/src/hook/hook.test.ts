@@ -44,6 +44,17 @@ describe('POST /hook/:shortKey', () => {
     expect(await paperOrders(t, trader.accountId)).toHaveLength(4);
   });
 
+  it('takes the URL with a slash added at its end as the same webhook: one order, told to a browser too', async () => {
+    const trader = await setupTrader(t, 'slash@example.com');
+    const res = await postSignal(t, `${trader.shortKey}/`, BUY, 'text/plain');
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'filled' });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(4);
+    const opened = await t.app.inject({ method: 'GET', url: `/hook/${trader.shortKey}/` });
+    expect(opened.statusCode).toBe(405);
+  });
+
   it('tells a browser opening the URL that it takes POST, the same for any key, and places nothing', async () => {
     const trader = await setupTrader(t, 'opened@example.com');
     const [known, unknown] = await Promise.all(

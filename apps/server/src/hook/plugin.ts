@@ -12,6 +12,8 @@ import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { receiveSignal, tellTooLarge } from './receive.ts';
 
+const HOOK_PATHS = ['/hook/:shortKey', '/hook/:shortKey/'];
+
 export async function registerHook(app: FastifyInstance, services: Services, signals: SignalRuntime): Promise<void> {
   const { config } = services;
   const { timings } = signals;
@@ -44,35 +46,38 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
       req.log.error({ err: error }, 'hook request failed');
       return reply.status(UNAVAILABLE.statusCode).send(UNAVAILABLE.body);
     });
-    hook.post<{ Params: { shortKey: string } }>(
-      '/hook/:shortKey',
-      { bodyLimit: MAX_BODY_LENGTH, helmet: false },
-      async (req, reply) => {
-        const receivedAt = performance.now();
-        const hrStart = process.hrtime.bigint();
-        const { answer, waitedUs, retryAfterS } = await receiveSignal(transport, {
-          shortKey: req.params.shortKey,
-          body: typeof req.body === 'string' ? req.body : undefined,
-          address: req.ip,
-          receivedAt,
-          hrStart,
-        });
-        const answerStart = timings.enabled ? process.hrtime.bigint() : 0n;
-        if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
-        reply.status(answer.statusCode).send(answer.body);
-        services.counters.hookAnswer(answer.statusCode);
-        if (timings.enabled) {
-          const end = process.hrtime.bigint();
-          timings.record('answer', answerStart, end);
-          timings.recordUs('own', Math.max(0, Number(end - hrStart) / 1000 - waitedUs));
-        }
-        return reply;
-      },
-    );
-    // Opened in a browser to check it: how the URL is used, not a 'Not found' (the web app's).
-    hook.get('/hook/:shortKey', { helmet: false }, async (_req, reply) =>
-      reply.status(POST_ONLY.statusCode).header('allow', 'POST').send(POST_ONLY.body),
-    );
+    // The URL as copied, and with a slash a sender added at its end: the same webhook.
+    for (const url of HOOK_PATHS) {
+      hook.post<{ Params: { shortKey: string } }>(
+        url,
+        { bodyLimit: MAX_BODY_LENGTH, helmet: false },
+        async (req, reply) => {
+          const receivedAt = performance.now();
+          const hrStart = process.hrtime.bigint();
+          const { answer, waitedUs, retryAfterS } = await receiveSignal(transport, {
+            shortKey: req.params.shortKey,
+            body: typeof req.body === 'string' ? req.body : undefined,
+            address: req.ip,
+            receivedAt,
+            hrStart,
+          });
+          const answerStart = timings.enabled ? process.hrtime.bigint() : 0n;
+          if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
+          reply.status(answer.statusCode).send(answer.body);
+          services.counters.hookAnswer(answer.statusCode);
+          if (timings.enabled) {
+            const end = process.hrtime.bigint();
+            timings.record('answer', answerStart, end);
+            timings.recordUs('own', Math.max(0, Number(end - hrStart) / 1000 - waitedUs));
+          }
+          return reply;
+        },
+      );
+      // Opened in a browser to check it: how the URL is used, not a 'Not found' (the web app's).
+      hook.get(url, { helmet: false }, async (_req, reply) =>
+        reply.status(POST_ONLY.statusCode).header('allow', 'POST').send(POST_ONLY.body),
+      );
+    }
   });
   if (config.HOOK_TIMINGS) {
     app.get('/api/internal/hook-timings', async (req) => {
