@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../../test/app.ts';
 import { balanceOf, eventually, paperOrders, postSignal, setupTrader, signalRows } from '../../test/signal-fixtures.ts';
 import { listActions } from '../modules/actions/list-actions.ts';
 import { deleteConnector } from '../modules/connectors/index.ts';
+import { POST_ONLY } from '../modules/signals/index.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -42,6 +43,32 @@ describe('POST /hook/:shortKey', () => {
     const none = await t.app.inject({ method: 'POST', url: `/hook/${trader.shortKey}`, payload: JSON.stringify(BUY) });
     expect(none.statusCode).toBe(201);
     expect(await paperOrders(t, trader.accountId)).toHaveLength(4);
+  });
+
+  it('takes the URL with a slash added at its end as the same webhook: one order, told to a browser too', async () => {
+    const trader = await setupTrader(t, 'slash@example.com');
+    const res = await postSignal(t, `${trader.shortKey}/`, BUY, 'text/plain');
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'filled' });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(4);
+    const opened = await t.app.inject({ method: 'GET', url: `/hook/${trader.shortKey}/` });
+    expect(opened.statusCode).toBe(405);
+  });
+
+  it('tells a browser opening the URL that it takes POST, the same for any key, and places nothing', async () => {
+    const trader = await setupTrader(t, 'opened@example.com');
+    const opened = (key: string) => t.app.inject({ method: 'GET', url: `/hook/${key}` });
+    const known = await opened(trader.shortKey);
+    const unknown = await opened('NoSuchWebhookKey0000000');
+    for (const res of [known, unknown]) {
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+      expect(res.json()).toEqual({ status: 'Error', message: expect.stringContaining('takes alerts sent by POST') });
+    }
+    expect(known.body).toBe(unknown.body);
+    expect(await signalRows(t, trader.userId)).toHaveLength(0);
+    expect(await balanceOf(t, trader.userId)).toBe(5);
   });
 
   it('refuses the loose text the playground repairs, saying so, and takes the strict body it shows', async () => {
@@ -288,8 +315,7 @@ describe('other methods on /hook/:shortKey', () => {
           status: 405,
           allow: 'POST',
         });
-        if (method !== 'HEAD')
-          expect(res.json()).toEqual({ status: 'Error', message: 'Method not allowed: send the signal with POST' });
+        if (method !== 'HEAD') expect(res.json()).toEqual(POST_ONLY.body);
       }
     }
     expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);

@@ -2,7 +2,8 @@
 // (every content type read as text, at most 64 KiB; TradingView sends text/plain, others JSON
 // with or without a charset), its own error handler (SPEC §8 bodies, never a 5xx for what the
 // sender did), rate limits, no GraphQL or web handlers on its path. The signal itself goes to
-// modules/signals. GET /api/internal/hook-timings only with HOOK_TIMINGS.
+// modules/signals. Any other method (a browser's GET) is told the URL takes POST. GET
+// /api/internal/hook-timings only with HOOK_TIMINGS.
 import { MAX_BODY_LENGTH } from '@router/orders';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../errors.ts';
@@ -11,6 +12,8 @@ import { POST_ONLY, type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../module
 import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { receiveSignal, tellTooLarge } from './receive.ts';
+
+const HOOK_PATHS = ['/hook/:shortKey', '/hook/:shortKey/'];
 
 export async function registerHook(app: FastifyInstance, services: Services, signals: SignalRuntime): Promise<void> {
   const { config } = services;
@@ -45,40 +48,44 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
       reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
       return reply.status(UNAVAILABLE.statusCode).send(UNAVAILABLE.body);
     });
-    // Any other method (a browser's GET, HEAD): 405 with Allow, no lookup (nothing said of the key).
-    hook.route({
-      method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      url: '/hook/:shortKey',
-      helmet: false,
-      handler: async (_req, reply) => reply.header('allow', 'POST').status(POST_ONLY.statusCode).send(POST_ONLY.body),
-    });
-    hook.post<{ Params: { shortKey: string } }>(
-      '/hook/:shortKey',
-      { bodyLimit: MAX_BODY_LENGTH, helmet: false },
-      async (req, reply) => {
-        const receivedAt = performance.now();
-        const hrStart = process.hrtime.bigint();
-        const { answer, waitedUs, retryAfterS } = await receiveSignal(transport, {
-          shortKey: req.params.shortKey,
-          body: typeof req.body === 'string' ? req.body : undefined,
-          address: req.ip,
-          receivedAt,
-          hrStart,
-        });
-        const answerStart = timings.enabled ? process.hrtime.bigint() : 0n;
-        // Every 503 (database out of reach, shutting down, overloaded) says when to retry, as the API's do.
-        const retryAfter = retryAfterS ?? (answer.statusCode === 503 ? UNAVAILABLE_RETRY_AFTER_S : undefined);
-        if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
-        reply.status(answer.statusCode).send(answer.body);
-        services.counters.hookAnswer(answer.statusCode);
-        if (timings.enabled) {
-          const end = process.hrtime.bigint();
-          timings.record('answer', answerStart, end);
-          timings.recordUs('own', Math.max(0, Number(end - hrStart) / 1000 - waitedUs));
-        }
-        return reply;
-      },
-    );
+    // The URL as copied, and with a slash a sender added at its end: the same webhook.
+    for (const url of HOOK_PATHS) {
+      hook.post<{ Params: { shortKey: string } }>(
+        url,
+        { bodyLimit: MAX_BODY_LENGTH, helmet: false },
+        async (req, reply) => {
+          const receivedAt = performance.now();
+          const hrStart = process.hrtime.bigint();
+          const { answer, waitedUs, retryAfterS } = await receiveSignal(transport, {
+            shortKey: req.params.shortKey,
+            body: typeof req.body === 'string' ? req.body : undefined,
+            address: req.ip,
+            receivedAt,
+            hrStart,
+          });
+          const answerStart = timings.enabled ? process.hrtime.bigint() : 0n;
+          // Every 503 (database out of reach, shutting down, overloaded) says when to retry, as the API's do.
+          const retryAfter = retryAfterS ?? (answer.statusCode === 503 ? UNAVAILABLE_RETRY_AFTER_S : undefined);
+          if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+          reply.status(answer.statusCode).send(answer.body);
+          services.counters.hookAnswer(answer.statusCode);
+          if (timings.enabled) {
+            const end = process.hrtime.bigint();
+            timings.record('answer', answerStart, end);
+            timings.recordUs('own', Math.max(0, Number(end - hrStart) / 1000 - waitedUs));
+          }
+          return reply;
+        },
+      );
+      // Any other method (mostly a browser opening the URL to check it): 405 with Allow, how the
+      // URL is used, not a 'Not found' (the web app's); no lookup, so nothing said of the key.
+      hook.route({
+        method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        url,
+        helmet: false,
+        handler: async (_req, reply) => reply.status(POST_ONLY.statusCode).header('allow', 'POST').send(POST_ONLY.body),
+      });
+    }
   });
   if (config.HOOK_TIMINGS) {
     app.get('/api/internal/hook-timings', async (req) => {

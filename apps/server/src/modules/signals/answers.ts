@@ -18,10 +18,18 @@ export function refusal(statusCode: number, status: ErrorStatus, message: string
 }
 
 export const NOT_FOUND = refusal(404, 'Error', 'Webhook not found');
+/**
+ * Any method but POST on a webhook URL (mostly a GET: the trader opened it in a browser to check
+ * it). It names no webhook (the same answer for every key) and says how the URL is used, instead
+ * of a 'Not found' that reads as a wrong URL.
+ */
+export const POST_ONLY = refusal(
+  405,
+  'Error',
+  'This webhook URL takes alerts sent by POST: paste it into your alert (TradingView, TrendSpider, Zapier) or POST an order as JSON to it; any other method (a browser opening it sends a GET) places nothing',
+);
 export const TOO_MANY = refusal(429, 'Error', 'Too many requests: slow down');
 export const TOO_LARGE = refusal(413, 'ValidationError', `body: larger than ${MAX_BODY_LENGTH / 1024} KiB`);
-/** A browser or a sender set to GET: the URL is right, the method is not (never a 404 that says the hook is gone). */
-export const POST_ONLY = refusal(405, 'Error', 'Method not allowed: send the signal with POST');
 export const UNAVAILABLE = refusal(503, 'Error', UNAVAILABLE_MESSAGE);
 export const NO_SIGNALS_LEFT = refusal(400, 'ExecutionError', 'No signals left: top up in Account & Billing');
 export const CONNECTOR_INACTIVE = refusal(

@@ -1,6 +1,10 @@
+import { creditsAlert } from '@router/shared';
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { useQuery } from 'urql';
 import { errorMessage } from '../../lib/error-message.ts';
 import { resultLabel } from '../activity/filters.ts';
+import { CreditsBannerDocument } from '../billing/documents.ts';
 import type { HookItem } from './hook-model.ts';
 import { type SignalAnswer, sendTestSignal } from './send-test-signal.ts';
 
@@ -8,7 +12,8 @@ type Phase = 'idle' | 'confirming' | 'sending';
 
 /**
  * Sends a signal through the hook as a platform would, and shows the hook's answer. A live hook
- * places a real order and spends a credit, so it asks first.
+ * places a real order and spends a credit, so it asks first; with no signals left it says instead
+ * that the hook will refuse it (the balance the credits banner keeps fresh).
  */
 export function TestSignal({
   hook,
@@ -28,6 +33,9 @@ export function TestSignal({
   const [failure, setFailure] = useState<string | null>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const abort = useRef<AbortController | null>(null);
+  const [credits] = useQuery({ query: CreditsBannerDocument });
+  const account = credits.data?.account;
+  const noSignals = !hook.isTest && account !== undefined && creditsAlert(account) === 'exhausted';
 
   // Another platform's sample replaces the body only while the trader has not edited it.
   useEffect(() => {
@@ -82,13 +90,20 @@ export function TestSignal({
       />
       {phase === 'confirming' ? (
         <div className="alert alert-danger small" role="alert">
-          <p className="mb-2">
-            <strong>{hook.name}</strong> is a live webhook: this signal places a real order at {brokerTitle} and spends
-            one signal credit.
-          </p>
+          {noSignals ? (
+            <p className="mb-2">
+              <strong>{hook.name}</strong> is a live webhook and no signals are left: it refuses this signal (No signals
+              left) and nothing reaches {brokerTitle}. <Link to="/me/account">Account &amp; Billing</Link>
+            </p>
+          ) : (
+            <p className="mb-2">
+              <strong>{hook.name}</strong> is a live webhook: this signal places a real order at {brokerTitle} and
+              spends one signal credit.
+            </p>
+          )}
           <div className="d-flex flex-wrap gap-2">
             <button ref={confirmRef} type="button" className="btn btn-sm btn-danger" onClick={() => void send()}>
-              Place a real order
+              {noSignals ? 'Send it anyway' : 'Place a real order'}
             </button>
             <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setPhase('idle')}>
               Cancel

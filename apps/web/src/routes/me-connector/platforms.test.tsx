@@ -140,6 +140,23 @@ describe('Connect TradingView', () => {
     });
   });
 
+  it('says a live hook refuses the test signal when no signals are left, instead of promising a real order', async () => {
+    const message = 'No signals left: top up in Account & Billing';
+    const fetch = answerHook(400, { status: 'ExecutionError', message });
+    const out = { balance: 0, lastGrant: 5, unlimited: false, cardPayments: false };
+    await render([hook({ key: 'h1', accountId: 'PA-1', name: 'Live', url: PUBLIC })], {
+      CreditsBanner: fixture(() => ({ data: { account: out } })),
+    });
+    const { dialog } = await openPanel('Live');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send test signal' }));
+    await within(dialog).findByText(/is a live webhook and no signals are left: it refuses this signal/);
+    expect(within(dialog).queryByText(/places a real order/)).toBeNull();
+    expect(within(dialog).getByRole('link', { name: 'Account & Billing' }).getAttribute('href')).toBe('/me/account');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send it anyway' }));
+    expect(await within(dialog).findByText('Answer: 400')).toBeTruthy();
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
   it('offers no test signal for a live hook whose URL the server hides (admin proxy mode), saying why', async () => {
     const fetch = answerHook(201, {});
     const hidden = `https://router.example.com/hook/${HIDDEN_SHORT_KEY}`;
