@@ -51,6 +51,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const PREVIEW = JSON.stringify({ symbol: 'MSFT', action: 'buy', quantity: 1 });
+
 interface Call {
   name: string;
   query: string;
@@ -99,6 +101,21 @@ const CALLS: Call[] = [
     vars: (i) => ({ k: bob.connector.key, a: i.accountId }),
   },
   {
+    name: 'orderPreview',
+    query: 'mutation($k: String!, $a: String, $d: String!) { orderPreview(connectorKey: $k, accountId: $a, data: $d) }',
+    vars: (i) => ({ k: i.connectorKey, a: i.accountId, d: PREVIEW }),
+  },
+  {
+    name: "orderPreview of another's account on the caller's own connector",
+    query: 'mutation($k: String!, $a: String, $d: String!) { orderPreview(connectorKey: $k, accountId: $a, data: $d) }',
+    vars: (i) => ({ k: bob.connector.key, a: i.accountId, d: PREVIEW }),
+  },
+  {
+    name: "hookCreate on another's account through the caller's own connector",
+    query: 'mutation($k: String!, $a: String!) { hookCreate(connectorKey: $k, accountId: $a, name: "Taken") { key } }',
+    vars: (i) => ({ k: bob.connector.key, a: i.accountId }),
+  },
+  {
     name: 'action',
     read: true,
     query: 'query($id: Int!) { action(id: $id) { id } }',
@@ -118,6 +135,7 @@ const CALLS: Call[] = [
   },
   {
     name: 'actions by cursor and search',
+    read: true,
     query: 'query($f: Float!) { actions(createdAtFrom: $f, search: "MSFT") { id } }',
     vars: () => ({ f: Date.now() + 60_000 }),
   },
@@ -138,6 +156,8 @@ describe.each(CALLS)('$name', (call) => {
     const before = await aliceState();
     const foreign = await gql(t, bob.headers, call.query, call.vars(theirs));
     const absent = await gql(t, bob.headers, call.query, call.vars(missing));
+    // The call ran: no query or variable the schema refuses.
+    expect(foreign.error?.message ?? '').not.toMatch(/^(Variable|Cannot query|Unknown argument|Field)/);
     expect({ data: foreign.data, error: foreign.error }).toEqual({ data: absent.data, error: absent.error });
     expect(foreign.body).not.toContain(alice.connector.key.slice(2));
     expect(await aliceState()).toEqual(before);
