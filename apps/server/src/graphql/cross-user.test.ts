@@ -74,6 +74,11 @@ const CALLS: Call[] = [
     vars: (i) => ({ k: i.connectorKey, a: JSON.stringify([{ id: i.accountId, name: 'Taken' }]) }),
   },
   {
+    name: "connectorUpdate of the caller's own connector naming another's account (no account is added)",
+    query: 'mutation($k: String!, $a: String!) { connectorUpdate(key: $k, accounts: $a) { accounts } }',
+    vars: (i) => ({ k: bob.connector.key, a: JSON.stringify([{ id: i.accountId, name: 'Taken' }]) }),
+  },
+  {
     name: 'connectorDelete',
     query: 'mutation($k: String!) { connectorDelete(key: $k) }',
     vars: (i) => ({ k: i.connectorKey }),
