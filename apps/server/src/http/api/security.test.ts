@@ -190,6 +190,37 @@ describe('ids no row can hold', () => {
   });
 });
 
+describe("another user's broker account under the caller's own connection", () => {
+  it('is not found on every account route, as a missing one, and nothing is placed', async () => {
+    const mixed = Buffer.from(`${bob.connector.key}\n${alice.brokerAccountId}`).toString('base64url');
+    const absent = Buffer.from(`${bob.connector.key}\nPA-MISSING`).toString('base64url');
+    const before = await paperOrders(server, alice.brokerAccountId);
+    for (const route of ROUTES.filter((r) => r.lookup && r.path({ account: '', order: '' }).includes('accounts'))) {
+      const foreign = await api(
+        server,
+        bob.apiToken,
+        route.method,
+        route.path({ account: mixed, order: '' }),
+        route.body,
+      );
+      const missing = await api(
+        server,
+        bob.apiToken,
+        route.method,
+        route.path({ account: absent, order: '' }),
+        route.body,
+      );
+      expect({ route: name(route), status: foreign.status, body: foreign.body }).toEqual({
+        route: name(route),
+        status: 404,
+        body: { status: 'Error', message: 'Account not found' },
+      });
+      expect(foreign.body).toEqual(missing.body);
+    }
+    expect(await paperOrders(server, alice.brokerAccountId)).toEqual(before);
+  });
+});
+
 describe('a user without the customer group bit (SPEC §6)', () => {
   it('is refused 403 on every route, with a personal token or an application token, and nothing is placed', async () => {
     const carol = await apiTrader(server, 'carol@example.test');
