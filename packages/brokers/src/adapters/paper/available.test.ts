@@ -37,6 +37,28 @@ describe('paper broker: what resting orders already sell is not available to sel
     });
   });
 
+  it('refuses a partial close that would leave less than a resting sell sells, up front', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 100 });
+    await paper.place({ action: 'sell', quantity: 80, type: 'limit', limit_price: 120 }, 'resting');
+    await expect(
+      paper.place({ action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
+    ).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: 'cannot close 50 AAPL: 100 held, 80 of it in open orders (cancel them first)',
+    });
+    await expect(paper.place({ action: 'close', quantity: 30 })).rejects.toMatchObject({
+      brokerMessage: 'cannot close 30 AAPL: 100 held, 80 of it in open orders (cancel them first)',
+    });
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'AAPL', quantity: 100 }]);
+    // What the resting sell leaves is still closable; the resting sell then fills in full.
+    expect(await paper.place({ action: 'close', quantity: 20 })).toMatchObject({ status: 'filled' });
+    paper.prices.set('AAPL', 125);
+    paper.advance(MINUTE);
+    expect(await paper.getOrder('resting')).toMatchObject({ status: 'filled' });
+    expect((await paper.holdings()).positions).toEqual([]);
+  });
+
   it('leaves a bracket’s exits out: a sale shrinks them to what is left', async () => {
     const paper = await paperFixture();
     await paper.place({ quantity: 10, take_profit_price: 110, stop_loss_price: 95 });

@@ -258,14 +258,14 @@ describe('paper simulator: resting orders', () => {
     });
   });
 
-  it('rejects a resting sell whose position is gone by the time it fills', async () => {
+  it('keeps the shares of a resting sell for it: a sale or a partial close of them is refused, the sell fills', async () => {
     const paper = await paperFixture();
     await paper.place({ quantity: 5 });
     await paper.place({ action: 'sell', type: 'limit', limit_price: 120, quantity: 5 }, 'exit');
-    // A sale is refused (the resting sell holds the shares); a partial close keeps open orders.
-    await paper.place({ action: 'close', quantity: 3 });
+    await expect(paper.place({ action: 'sell', quantity: 5 })).rejects.toMatchObject({ kind: 'InvalidOrder' });
+    await expect(paper.place({ action: 'close', quantity: 3 })).rejects.toMatchObject({ kind: 'InvalidOrder' });
     paper.prices.set('AAPL', 121);
     paper.advance(MINUTE);
-    expect(await paper.getOrder('exit')).toMatchObject({ status: 'rejected' });
+    expect(await paper.getOrder('exit')).toMatchObject({ status: 'filled' });
   });
 });

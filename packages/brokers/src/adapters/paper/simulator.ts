@@ -73,7 +73,8 @@ async function cancelSymbol(book: Book, request: PlaceRequest, instrument: Instr
  * `close`: flattens the position at the market, after canceling the symbol's open orders; with a
  * quantity (fixed, or percent_of_position) it closes that part, at most what is held, as the
  * brokers do. A partial close keeps the open orders: the bracket exits of what is still held
- * shrink to it (fitExits).
+ * shrink to it (fitExits); one that would leave less than other open orders sell (or buy back) is
+ * refused, as any reducing order is (checkTrade), rather than leave them to be rejected when they fill.
  */
 async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instrument): Promise<PaperOrder> {
   const { order } = request;
@@ -108,7 +109,10 @@ async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instru
   }
   record.side = held > 0 ? 'sell' : 'buy';
   record.quantity = quantity;
-  await fill(book, record, book.market.now, priceAt(book, instrument, book.market.now));
+  const price = priceAt(book, instrument, book.market.now);
+  // What is left after a partial close must cover what open orders already sell (or buy back).
+  if (partial) await checkTrade(book, record, price);
+  await fill(book, record, book.market.now, price);
   return record;
 }
 

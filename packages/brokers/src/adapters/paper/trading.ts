@@ -36,10 +36,10 @@ export function tradesOf(book: Book, order: PaperOrder, at: number, price: numbe
   });
 }
 
-/** Whether this action only reduces a position (a stock's sell; a margined instrument's goes short). */
+/** Whether this action only reduces a position (a stock's sell; a margined instrument's goes short; a close). */
 export function reduces(action: OrderAction, instrument: Instrument): boolean {
   if (action === 'sell') return instrument.margin === undefined;
-  return action === 'sell_to_close' || action === 'buy_to_cover' || action === 'buy_to_close';
+  return action === 'sell_to_close' || action === 'buy_to_cover' || action === 'buy_to_close' || action === 'close';
 }
 
 /**
@@ -55,8 +55,9 @@ export function actionProblem(
 ): string | null {
   const { symbol } = instrument;
   const holding = held > 0 ? held : 'none';
-  // What this action reduces: a long for a sale, a short for a buy. Short of that, the messages below.
-  const position = action.startsWith('sell') ? held : -held;
+  // What this action reduces: a long for a sale, a short for a buy, either for a close. Short of
+  // that, the messages below.
+  const position = action === 'close' ? Math.abs(held) : action.startsWith('sell') ? held : -held;
   if (
     committed > 0 &&
     reduces(action, instrument) &&
