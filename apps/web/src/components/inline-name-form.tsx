@@ -52,6 +52,8 @@ export function InlineNameForm({
           aria-describedby={error ? `${id}-error` : undefined}
           // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
           autoFocus
+          // While the save is in flight, a name typed would be dropped when the form closes on success.
+          readOnly={formState.isSubmitting}
           {...register('name')}
         />
         {error && (

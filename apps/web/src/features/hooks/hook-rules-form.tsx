@@ -47,6 +47,8 @@ export function HookRulesForm({
   const { mutate } = useCall();
   const [text, setText] = useState(() => pretty(hook.rules));
   const editor = useRef<HTMLTextAreaElement>(null);
+  // What the editor holds now, read when a save answers (the save's own closure has the text sent).
+  const typed = useRef(text);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -58,10 +60,16 @@ export function HookRulesForm({
     setBusy(true);
     setError(null);
     setSaved(false);
+    const sent = text;
     try {
-      const answer = await mutate(HookRulesDocument, { key: hook.key, rules: text.trim() || '{}' });
-      setText(pretty(answer.hookUpdate.rules));
-      setSaved(true);
+      const answer = await mutate(HookRulesDocument, { key: hook.key, rules: sent.trim() || '{}' });
+      // Edits typed while the save was in flight stay, unsaved (no "Saved" beside them): only an
+      // untouched editor takes the server's formatting of what it saved.
+      if (typed.current === sent) {
+        typed.current = pretty(answer.hookUpdate.rules);
+        setText(typed.current);
+        setSaved(true);
+      }
       onSaved();
     } catch (failure) {
       setError(errorMessage(failure));
@@ -97,6 +105,7 @@ export function HookRulesForm({
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error ${id}-help` : `${id}-help`}
         onChange={(event) => {
+          typed.current = event.target.value;
           setText(event.target.value);
           setSaved(false);
         }}
