@@ -2,6 +2,8 @@
 // server (which also searches it; db/repositories/action-description.sql.ts mirrors this in SQL,
 // and a test holds the two equal) and the web app's 'Last actions' panel.
 
+import { isObject, type JsonObject as Json } from './json.ts';
+
 /** SPEC §3 Action codes. */
 export const ACTION_CODES = [
   'Signin',
@@ -28,7 +30,6 @@ export const OWN_ACTION_CODES = [
   'QueuedSignalCancel',
 ] as const;
 
-type Json = Record<string, unknown>;
 type Path = readonly string[];
 
 /** Where each value is looked for, first hit wins (SPEC §3 Action metadata fields). */
@@ -38,10 +39,6 @@ export const METADATA_PATHS = {
   name: [['name'], ['hook', 'name']],
   account: [['account'], ['accountId'], ['account', 'id'], ['hook', 'accountId']],
 } as const satisfies Record<string, readonly Path[]>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Metadata as an object: the API sends it as a JSON string; anything else is empty. */
 export function parseActionMetadata(metadata: unknown): Json {

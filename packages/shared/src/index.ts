@@ -6,6 +6,7 @@ export * from './auth.ts';
 export * from './billing.ts';
 export * from './connectors.ts';
 export * from './credits.ts';
+export * from './json.ts';
 export * from './notifications.ts';
 export * from './outage.ts';
 export * from './platforms.ts';

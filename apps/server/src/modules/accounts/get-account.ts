@@ -3,6 +3,7 @@
 // codes kept on the row stay on the server; payments[] are the rows of `payments`, newest first.
 // Also what the screens need beside SPEC's fields: signals spent, the last grant (low-credit
 // banner), unlimited credits, card payments offered, the payments as typed entries.
+import { isObject } from '@router/shared';
 import { findAccountOfUser } from '../../db/repositories/account-query.repository.ts';
 import { professionalAppliedAt } from '../../db/repositories/billing-account.repository.ts';
 import { lastGrant } from '../../db/repositories/credits.repository.ts';
@@ -72,9 +73,6 @@ export interface AccountView {
   /** When the user last sent their application for professional status (ms), null when never. */
   professionalAppliedAt: number | null;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Recent payments shown on Account & Billing. */
 export const RECENT_PAYMENTS = 24;

@@ -8,6 +8,7 @@ import {
   addressLabel,
   describeAction,
   HIDDEN_SHORT_KEY,
+  isObject,
   type ProviderTitles,
 } from '@router/shared';
 import {
@@ -64,9 +65,6 @@ function hideShortKeysIn(metadata: ActionRow['metadata']): ActionRow['metadata']
   }
   return hidden;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function toView(found: ActionRow, titles: ProviderTitles, hideShortKeys: boolean): ActionView {
   const row = hideShortKeys ? { ...found, metadata: hideShortKeysIn(found.metadata) } : found;

@@ -2,6 +2,7 @@
 // each phase took. From the entry's metadata (hook, request, response, elapsed, phases) and its
 // stored signal (normalized order, status, broker order id, fill price). Refused calls have no
 // signal: their line reads the request as sent, as far as it is an object.
+import { isObject } from '@router/shared';
 import type { ActionRow, SignalFacts, TradeResult } from '../../db/repositories/action-query.repository.ts';
 
 export const TRADE_RESULTS: readonly TradeResult[] = [
@@ -49,8 +50,6 @@ export interface TradeLine {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const num = (value: unknown): number | null => {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
