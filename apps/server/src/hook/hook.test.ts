@@ -56,7 +56,7 @@ describe('POST /hook/:shortKey', () => {
     expect(opened.statusCode).toBe(405);
   });
 
-  it('tells a browser opening the URL that it takes POST, the same for any key, and places nothing', async () => {
+  it('tells a browser opening the URL that it takes POST, the same for every key, and places nothing', async () => {
     const trader = await setupTrader(t, 'opened@example.com');
     const opened = (key: string) => t.app.inject({ method: 'GET', url: `/hook/${key}` });
     const known = await opened(trader.shortKey);

@@ -62,7 +62,7 @@ const SOURCE_COLUMNS =
 /**
  * A select of source rows from `param`, a JSON parameter holding events (eventsJson of events.ts).
  * A `quiet` one (a refusal told once a minute per hook, reason and message; each instance keeps
- * that minute in process too) is left out when any instance wrote the same within the minute
+ * that minute in process too) is left out when one instance or another wrote the same within the minute
  * before it (notification_events_connector_idx): a flood over several instances is told as
  * seldom as over one.
  */

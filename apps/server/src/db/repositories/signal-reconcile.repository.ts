@@ -89,7 +89,7 @@ export async function otherSignals(db: Queryable, signalId: string, from: number
             or coalesce(o."order"->>'quantity_type', '') <> 'fixed'
             or coalesce(s."order"->>'quantity_type', '') <> 'fixed') as alike
       from signals s
-      join signals o on o.user_id = any (array(select s.user_id union select c.user_id from connectors c
+      join signals o on o.user_id = some (array(select s.user_id union select c.user_id from connectors c
           where c.provider_name = s.provider_name
             and exists (select 1 from jsonb_array_elements(c.accounts) a where a->>'id' = s.account_id)))
         and o.created_at between to_timestamp($2::float8 / 1000) and to_timestamp($3::float8 / 1000)

@@ -93,7 +93,7 @@ describe('the subscription card’s price', () => {
     expect(await shownPrice(user.headers)).toBe(LIST_PRICE - 600);
   });
 
-  it('refuses an amount-off coupon with no amount in the plan’s currency, before any payment', async () => {
+  it('refuses an amount-off coupon with no amount in the plan’s currency, before a payment is made', async () => {
     await b.stripe.coupons.create({ id: 'EUR5_ONLY', amount_off: 500, currency: 'eur', duration: 'forever' });
     const user = await newCustomer(b, 'discount-wrong-currency');
     const answer = await paymentSession(b, user.headers, { price: PLAN_MONTHLY, coupon: 'EUR5_ONLY' });

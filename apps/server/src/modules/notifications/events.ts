@@ -110,7 +110,7 @@ export type NotificationEvent = {
     at?: Date;
     /**
      * A signal.refused told at most once a minute per hook, reason and message (a refusal with no
-     * entry of its own): left out when any instance wrote the same one within the minute.
+     * entry of its own): left out when an instance (this one or another) wrote the same one within the minute.
      */
     quiet?: boolean;
   };

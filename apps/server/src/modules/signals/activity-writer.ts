@@ -28,7 +28,7 @@ const MAX_REQUEST_TEXT = 8_192;
  * A refusal before the body is read (hook or connector off, rate limit, body too large) is told
  * once a minute per hook and reason (and message): one reason never hides another (the connection
  * switched off right after a 429) within that minute. In process, and across instances by the
- * statement writing it (jsonEventSource: one written by any instance within the minute wins).
+ * statement writing it (jsonEventSource: one written by whichever instance within the minute wins).
  */
 const QUIET_MS = 60_000;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

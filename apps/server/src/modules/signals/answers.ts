@@ -26,7 +26,7 @@ export const NOT_FOUND = refusal(404, 'Error', 'Webhook not found');
 export const POST_ONLY = refusal(
   405,
   'Error',
-  'This webhook URL takes alerts sent by POST: paste it into your alert (TradingView, TrendSpider, Zapier) or POST an order as JSON to it; any other method (a browser opening it sends a GET) places nothing',
+  'This webhook URL takes alerts sent by POST: paste it into your alert (TradingView, TrendSpider, Zapier) or POST an order as JSON to it; other methods (a browser opening it sends a GET) place nothing',
 );
 export const TOO_MANY = refusal(429, 'Error', 'Too many requests: slow down');
 export const TOO_LARGE = refusal(413, 'ValidationError', `body: larger than ${MAX_BODY_LENGTH / 1024} KiB`);

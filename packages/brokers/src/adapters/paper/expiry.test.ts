@@ -76,7 +76,7 @@ describe('paper broker: contracts held through their expiry are settled', () => 
     expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'SPY', quantity: -100, averagePrice: 540 }]);
   });
 
-  it('cancels the bracket exits of shares called away, as any sale of them does', async () => {
+  it('cancels the bracket exits of shares called away, as every sale of them does', async () => {
     const paper = await spyExpiringAt(560);
     await paper.place({ symbol: 'SPY', quantity: 100, stop_loss_price: 400 });
     await paper.place({ symbol: SPY('540', 'C'), class: 'option', action: 'sell_to_open', quantity: 1 });

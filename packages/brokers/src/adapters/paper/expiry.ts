@@ -91,7 +91,7 @@ async function settle(book: Book, position: PaperPosition, instrument: Instrumen
   const before = heldQuantity(book.account, underlying);
   applyFill(book.account, exercise);
   applyFill(book.account, shares);
-  // Shares called away take their bracket's exits with them, as any sale does.
+  // Shares called away take their bracket's exits with them, as every sale does.
   await fitExits(book, underlying, before);
   const what = `${units > 0 ? 'bought' : 'sold'} ${Math.abs(units)} ${underlying.symbol} at the strike ${strike}`;
   const how = long ? 'Exercised' : 'Assigned';

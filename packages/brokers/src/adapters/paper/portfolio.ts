@@ -91,7 +91,7 @@ export function buyingPower(account: PaperAccount, markOf: MarkOf): number {
 
 /**
  * The buying power trades use with each instrument valued by `markOf` (options' hold by `market`:
- * it depends on their strikes and the underlying's price), and whether any opens or grows a position.
+ * it depends on their strikes and the underlying's price), and whether one of them opens or grows a position.
  */
 function usedAt(account: PaperAccount, trades: readonly Trade[], markOf: (trade: Trade) => Mark, market: MarkOf) {
   const positions = new Map<string, PaperPosition | undefined>();
@@ -117,7 +117,7 @@ function usedAt(account: PaperAccount, trades: readonly Trade[], markOf: (trade:
 }
 
 /**
- * The buying power these trades would use (negative: free), and whether any opens or grows a
+ * The buying power these trades would use (negative: free), and whether one of them opens or grows a
  * position (trades that only reduce positions are never refused for money). The larger of two
  * valuations: at the market now, and at the trades' own prices (as when a resting order fills):
  * valued at the market only, a futures buy limit far below it counted the gap as a gain it has

@@ -74,7 +74,7 @@ async function cancelSymbol(book: Book, request: PlaceRequest, instrument: Instr
  * quantity (fixed, or percent_of_position) it closes that part, at most what is held, as the
  * brokers do. A partial close keeps the open orders: the bracket exits of what is still held
  * shrink to it (fitExits); one that would leave less than other open orders sell (or buy back) is
- * refused, as any reducing order is (checkTrade), rather than leave them to be rejected when they fill.
+ * refused, as every reducing order is (checkTrade), rather than leave them to be rejected when they fill.
  */
 async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instrument): Promise<PaperOrder> {
   const { order } = request;

@@ -237,9 +237,9 @@ function checkNotional(order: Order, max: number, lotsAt: string | undefined): R
 
 /**
  * A multi-leg order valued by its legs: without a net price of its own, at a net price of 0
- * (legs that offset each other, which values none of them: a spread of any size would pass) or
+ * (legs that offset each other, which values none of them: a spread of every size would pass) or
  * below (a credit: what the trader receives for writing the legs, not what they are worth; at
- * -0.05 a credit spread of any size passed), or not a combo: an oco's or oto's legs are orders of
+ * -0.05 a credit spread of every size passed), or not a combo: an oco's or oto's legs are orders of
  * their own, each placed at its own limit price, so the order's limit_price values none of them
  * (at 0.01 it valued 1,000 shares at 10).
  */
