@@ -196,20 +196,10 @@ describe("another user's broker account under the caller's own connection", () =
     const absent = Buffer.from(`${bob.connector.key}\nPA-MISSING`).toString('base64url');
     const before = await paperOrders(server, alice.brokerAccountId);
     for (const route of ROUTES.filter((r) => r.lookup && r.path({ account: '', order: '' }).includes('accounts'))) {
-      const foreign = await api(
-        server,
-        bob.apiToken,
-        route.method,
-        route.path({ account: mixed, order: '' }),
-        route.body,
-      );
-      const missing = await api(
-        server,
-        bob.apiToken,
-        route.method,
-        route.path({ account: absent, order: '' }),
-        route.body,
-      );
+      const call = (account: string) =>
+        api(server, bob.apiToken, route.method, route.path({ account, order: '' }), route.body);
+      const foreign = await call(mixed);
+      const missing = await call(absent);
       expect({ route: name(route), status: foreign.status, body: foreign.body }).toEqual({
         route: name(route),
         status: 404,

@@ -41,6 +41,16 @@ async function lostSignals(flaky: FlakyBroker, email: string) {
   return { trader, reached, neverSent };
 }
 
+/** One signal the by-terms broker loses (placed, never answered), then a reconciliation round. */
+async function loseAndReconcile(trader: { shortKey: string; userId: number }, order: Record<string, unknown>) {
+  byTerms.mode = 'lost';
+  const lost = (await postSignal(t, trader.shortKey, order)).json().id as string;
+  byTerms.mode = 'fill';
+  await eventually(async () => (await signalRows(t, trader.userId)).some((s) => s.status === 'unknown'));
+  await t.app.signalRuntime.reconcile(0);
+  return { lost, rows: await signalRows(t, trader.userId) };
+}
+
 describe('reconciliation by the strongest lookup the broker has', () => {
   it('by client order id: the order found gets its status, the one never sent fails and frees its credit', async () => {
     const { trader, reached, neverSent } = await lostSignals(byClientId, 'client-id@example.com');
@@ -78,12 +88,7 @@ describe('reconciliation by the strongest lookup the broker has', () => {
     const trader = await setupTrader(t, 'terms@example.com', { provider: byTerms.broker.descriptor.name });
     const answered = (await postSignal(t, trader.shortKey, { ...BUY, client_id: 'first' })).json();
     expect(answered).toMatchObject({ id: 'FB-1', status: 'filled' });
-    byTerms.mode = 'lost';
-    const lost = (await postSignal(t, trader.shortKey, { ...BUY, client_id: 'second' })).json().id as string;
-    byTerms.mode = 'fill';
-    await eventually(async () => (await signalRows(t, trader.userId)).some((s) => s.status === 'unknown'));
-    await t.app.signalRuntime.reconcile(0);
-    const rows = await signalRows(t, trader.userId);
+    const { lost, rows } = await loseAndReconcile(trader, { ...BUY, client_id: 'second' });
     expect(rows.find((s) => s.id === lost)).toMatchObject({
       status: 'failed',
       broker_order_id: null,
@@ -147,12 +152,7 @@ describe('reconciliation by the strongest lookup the broker has', () => {
     byTerms.orders.clear();
     const sevens = { ...BUY, quantity: 7 };
     expect((await postSignal(t, other.shortKey, sevens)).json()).toMatchObject({ status: 'filled' });
-    byTerms.mode = 'lost';
-    const lost = (await postSignal(t, trader.shortKey, sevens)).json().id as string;
-    byTerms.mode = 'fill';
-    await eventually(async () => (await signalRows(t, trader.userId)).some((s) => s.status === 'unknown'));
-    await t.app.signalRuntime.reconcile(0);
-    const rows = await signalRows(t, trader.userId);
+    const { lost, rows } = await loseAndReconcile(trader, sevens);
     expect(rows.find((s) => s.id === lost)).toMatchObject({
       status: 'failed',
       broker_order_id: null,
