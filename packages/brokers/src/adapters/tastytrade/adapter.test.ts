@@ -187,6 +187,29 @@ describe('orders the descriptor claims', () => {
     });
   }
 
+  it('the fake refuses a future’s price off its contract’s tick, as tastytrade does (422 preflight)', async () => {
+    const session = await connect();
+    const answer = await fetch(`${t.fake.baseUrl}/accounts/${ACCOUNT}/orders`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${session.secrets.accessToken}`,
+        'user-agent': 'signal-router/1.0',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        'time-in-force': 'Day',
+        'order-type': 'Limit',
+        price: '5401.13',
+        'price-effect': 'Debit',
+        legs: [{ 'instrument-type': 'Future', symbol: '/ESU6', quantity: 1, action: 'Buy' }],
+      }),
+    });
+    expect(answer.status).toBe(422);
+    expect(await answer.json()).toMatchObject({
+      error: { code: 'preflight_check_failure', errors: [{ code: 'invalid_price_increment' }] },
+    });
+  });
+
   it.each([
     [
       { symbol: 'ES1!', action: 'buy', quantity: 1 },

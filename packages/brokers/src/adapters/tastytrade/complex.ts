@@ -36,7 +36,7 @@ export function toComplexOrder(order: Order, clientOrderId: string): TastyComple
     exits.push({
       'time-in-force': 'GTC',
       'order-type': 'Limit',
-      price: legPrice(order.take_profit_price, leg['instrument-type'], isBuy(action)),
+      price: legPrice(order.take_profit_price, leg, isBuy(action)),
       'price-effect': effectOf(action),
       legs: [exitLeg],
     });
@@ -45,7 +45,7 @@ export function toComplexOrder(order: Order, clientOrderId: string): TastyComple
     exits.push({
       'time-in-force': 'GTC',
       'order-type': 'Stop',
-      'stop-trigger': legPrice(order.stop_loss_price, leg['instrument-type'], isBuy(action)),
+      'stop-trigger': legPrice(order.stop_loss_price, leg, isBuy(action)),
       legs: [exitLeg],
     });
   }

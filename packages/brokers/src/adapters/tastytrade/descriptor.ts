@@ -91,8 +91,8 @@ export const tastytradeDescriptor: BrokerDescriptor = {
       examples: [175.25, -1.25],
       comments:
         'Required for limit and stop_limit. For a multi-leg order the net price: positive is a debit paid, ' +
-        'negative a credit received. Stock and option prices go on the cent ($0.0001 for a stock under $1): ' +
-        'a buy’s rounded down, a sell’s up (stops and exits too).',
+        'negative a credit received. Stock and option prices go on the cent ($0.0001 for a stock under $1), ' +
+        'futures on their contract’s tick (ES in quarters): a buy’s rounded down, a sell’s up (stops and exits too).',
     },
     stop_price: { examples: [170], comments: 'Required for stop and stop_limit orders (tastytrade stop-trigger).' },
     take_profit_price: {

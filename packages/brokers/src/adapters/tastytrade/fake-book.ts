@@ -5,6 +5,8 @@
 //   {"error":{"code":"preflight_check_failure","message":"One or more preflight checks failed",
 //             "errors":[{"code":"cant_buy_for_credit","message":"You cannot buy for a credit."}]}}
 // (The nested codes and messages past cant_buy_for_credit are the fake's own wording.)
+import { futureTick } from './symbols.ts';
+
 export interface FakePosition {
   instrumentType: string;
   /** Long positive, short negative. */
@@ -114,9 +116,17 @@ function checkOrderFields(order: Json, legs: Json[]): void {
   }
 }
 
-/** Stock and option prices on the US tick (Reg NMS 612): a cent, $0.0001 for a stock under $1. */
+/**
+ * Stock and option prices on the US tick (Reg NMS 612): a cent, $0.0001 for a stock under $1;
+ * a future's on its contract's tick (the exchange's, /ESU6 in quarters).
+ */
 function checkTick(order: Json, legs: Json[]): void {
   const types = legs.map((leg) => String(leg['instrument-type']));
+  const [first] = legs;
+  if (legs.length === 1 && first && types[0] === 'Future') {
+    checkFutureTick(order, String(first.symbol));
+    return;
+  }
   if (!types.every((type) => type === 'Equity' || type === 'Equity Option')) return;
   for (const key of ['price', 'stop-trigger']) {
     if (order[key] === undefined) continue;
@@ -124,6 +134,20 @@ function checkTick(order: Json, legs: Json[]): void {
     const subDollarStock = num(order[key]) < 1 && types.every((type) => type === 'Equity');
     if (decimals > (subDollarStock ? 4 : 2))
       throw preflight('invalid_price_increment', `${key} ${String(order[key])} is not a valid price increment`);
+  }
+}
+
+function checkFutureTick(order: Json, symbol: string): void {
+  const tick = futureTick(symbol);
+  if (tick === undefined) return;
+  for (const key of ['price', 'stop-trigger']) {
+    if (order[key] === undefined) continue;
+    const ticks = num(order[key]) / tick;
+    if (Math.abs(ticks - Math.round(ticks)) > 1e-6)
+      throw preflight(
+        'invalid_price_increment',
+        `${key} ${String(order[key])} is not a multiple of ${symbol}'s tick ${tick}`,
+      );
   }
 }
 

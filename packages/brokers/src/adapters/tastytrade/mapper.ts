@@ -8,8 +8,8 @@
 import type { Order, OrderLeg } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { decimalString } from '../../core/json-read.ts';
-import { usPriceOnTick } from '../../core/ticks.ts';
-import { type Instrument, type InstrumentType, instrumentOf, invalid, isBuy, legAction } from './symbols.ts';
+import { priceOnKnownTick, usPriceOnTick } from '../../core/ticks.ts';
+import { futureTick, type Instrument, instrumentOf, invalid, isBuy, legAction } from './symbols.ts';
 
 /** Names this router as the order's source (tastytrade's `source`, free text). */
 export const ORDER_SOURCE = 'signal-router';
@@ -47,12 +47,19 @@ export function priceString(value: number): string {
 }
 
 /**
- * A leg's price: stocks and options on the US tick, never past the trader's (usPriceOnTick: a buy's
- * rounded down, a sell's up), futures and crypto as given.
+ * A leg's price, never past the trader's (a buy's rounded down, a sell's up; a stop alike): stocks
+ * and options on the US tick (usPriceOnTick), futures on their root's tick where it is known (ES's
+ * 0.25: 5401.13 is no price of /ESU6), crypto as given.
  */
-export function legPrice(value: number, type: InstrumentType, buying: boolean): string {
-  const stockOrOption = type === 'Equity' || type === 'Equity Option';
-  return priceString(stockOrOption ? usPriceOnTick(value, buying, type === 'Equity Option', invalid) : value);
+export function legPrice(value: number, instrument: Instrument, buying: boolean): string {
+  const type = instrument['instrument-type'];
+  if (type === 'Equity' || type === 'Equity Option')
+    return priceString(usPriceOnTick(value, buying, type === 'Equity Option', invalid));
+  if (type === 'Future')
+    return priceString(
+      priceOnKnownTick(value, futureTick(instrument.symbol), buying, (message) => invalid(`price ${message}`)),
+    );
+  return priceString(value);
 }
 
 /** Our signal id as the external-identifier (its length limit is undocumented; see descriptor). */
@@ -95,13 +102,13 @@ function timeInForce(order: Order): Pick<TastyOrder, 'time-in-force' | 'gtc-date
 /** Type, prices and effect of a single-instrument order whose leg action is `action`. */
 function pricing(
   order: Order,
-  type: InstrumentType,
+  instrument: Instrument,
   action: string,
 ): Partial<TastyOrder> & Pick<TastyOrder, 'order-type'> {
   const priced: Partial<TastyOrder> & Pick<TastyOrder, 'order-type'> = { 'order-type': TYPES[order.type] };
-  if (order.stop_price !== undefined) priced['stop-trigger'] = legPrice(order.stop_price, type, isBuy(action));
+  if (order.stop_price !== undefined) priced['stop-trigger'] = legPrice(order.stop_price, instrument, isBuy(action));
   if (order.limit_price !== undefined) {
-    priced.price = legPrice(order.limit_price, type, isBuy(action));
+    priced.price = legPrice(order.limit_price, instrument, isBuy(action));
     priced['price-effect'] = effectOf(action);
   }
   return priced;
@@ -124,7 +131,7 @@ export function toTastyOrder(order: Order, clientOrderId: string): TastyOrder {
   const action = legAction(instrument['instrument-type'], order.action);
   if (order.quantity_type === 'cash') return { ...common, ...notional(order, order.quantity, instrument, action) };
   if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);
-  const priced = pricing(order, instrument['instrument-type'], action);
+  const priced = pricing(order, instrument, action);
   return { ...common, ...priced, legs: [{ ...instrument, quantity: order.quantity, action }] };
 }
 
@@ -140,6 +147,9 @@ function notional(order: Order, amount: number, instrument: Instrument, action: 
     legs: [{ ...instrument, action }],
   };
 }
+
+/** A multi-leg order's net price goes on the option tick. */
+const OPTION_NET: Instrument = { 'instrument-type': 'Equity Option', symbol: '' };
 
 function multiLeg(order: Order, legs: OrderLeg[]): Pick<TastyOrder, 'order-type' | 'price' | 'price-effect' | 'legs'> {
   if (order.group !== 'combo') throw invalid(`group ${order.group} with legs is not supported; use combo`);
@@ -162,7 +172,7 @@ function multiLeg(order: Order, legs: OrderLeg[]): Pick<TastyOrder, 'order-type'
   return {
     'order-type': 'Limit',
     // A debit paid no more than the net, a credit received no less.
-    price: legPrice(Math.abs(net), 'Equity Option', net > 0),
+    price: legPrice(Math.abs(net), OPTION_NET, net > 0),
     'price-effect': net > 0 ? 'Debit' : 'Credit',
     legs: wire,
   };

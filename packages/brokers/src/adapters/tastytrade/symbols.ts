@@ -4,7 +4,7 @@
 //   future  ESU2026 → /ESU6 (last digit of year)   Future
 //   crypto  BTC/USD                                Cryptocurrency
 // and the leg action each of our actions is at tastytrade (futures: Buy / Sell only).
-import { type OrderAction, type OrderClass, oneDigitYear, parseSymbol } from '@router/orders';
+import { futureTickOf, type OrderAction, type OrderClass, oneDigitYear, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { TASTYTRADE_TITLE } from './descriptor.ts';
 
@@ -34,6 +34,12 @@ function cryptoSymbol(symbol: string): string {
     throw invalid(`${symbol}: cryptocurrencies trade against USD only, such as BTC/USD`);
   }
   return `${parts.base}/USD`;
+}
+
+/** The tick of a future as tastytrade names it (/ESU6: ES's 0.25), where its root is known. */
+export function futureTick(wireSymbol: string): number | undefined {
+  const root = /^\/([A-Z0-9]+)[FGHJKMNQUVXZ]\d{1,2}$/.exec(wireSymbol)?.[1];
+  return root === undefined ? undefined : futureTickOf(root);
 }
 
 export function instrumentOf(symbol: string, orderClass: OrderClass): Instrument {
