@@ -4,6 +4,7 @@
 // by either id; close; holdings; preview.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../../core/find-order.ts';
+import { checkOrder } from './fake-rules.ts';
 import { type Connected, CRYPTO, connected, expectFailure, FUTURES, input, STOCKS, sentSince } from './test-support.ts';
 
 let c: Connected;
@@ -88,7 +89,7 @@ describe('orders', () => {
     });
   });
 
-  it('stock and option prices go on the cent, never past the trader’s; futures prices as given', async () => {
+  it('stock and option prices go on the cent, futures on their contract’s tick, never past the trader’s', async () => {
     const limit = async (signal: Record<string, unknown>, accountId = STOCKS) =>
       (await place(signal, undefined, accountId)).body.new_orders[0];
     expect(await limit({ ...BUY, limit_price: 101 * 1.001 })).toMatchObject({ limit_price: '101.1' });
@@ -105,6 +106,29 @@ describe('orders', () => {
     expect(await limit(option)).toMatchObject({ limit_price: '4.55' });
     const future = { symbol: 'ESZ26', action: 'sell', quantity: 1, limit_price: 5100.25 };
     expect(await limit(future, FUTURES)).toMatchObject({ limit_price: '5100.25' });
+    // ES ticks a quarter: a sell's limit and stop go up (5100.13 is no price of ESZ6).
+    expect(await limit({ ...future, limit_price: 5100.13 }, FUTURES)).toMatchObject({ limit_price: '5100.25' });
+    const stop = { symbol: 'ESZ26', action: 'sell', quantity: 1, type: 'stop', stop_price: 5000.1 };
+    expect(await limit(stop, FUTURES)).toMatchObject({ order_type: 'STOP_LOSS', stop_price: '5000.25' });
+  });
+
+  it('the fake refuses a future’s price off its contract’s tick, as Webull does (417)', async () => {
+    const order = {
+      combo_type: 'NORMAL',
+      client_order_id: 'sigOffTick1',
+      symbol: 'ESZ6',
+      instrument_type: 'FUTURES',
+      market: 'US',
+      order_type: 'LIMIT',
+      limit_price: '5100.13',
+      quantity: '1',
+      side: 'SELL',
+      time_in_force: 'DAY',
+      entrust_type: 'QTY',
+    };
+    expect(() => checkOrder(order)).toThrow(
+      expect.objectContaining({ status: 417, code: 'INVALID_PRICE' }) as unknown as Error,
+    );
   });
 
   it('a bracket books the master and its exits, each with an id derived from ours', async () => {

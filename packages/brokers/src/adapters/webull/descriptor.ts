@@ -103,7 +103,8 @@ export const webullDescriptor: BrokerDescriptor = {
       comments:
         'Required for limit and stop_limit. For a multi-leg order the net price: positive is a debit paid, ' +
         'negative a credit received (sent as the price with the strategy bought or sold). Stock and option prices ' +
-        'go on the cent ($0.0001 under $1): a buy’s rounded down, a sell’s up (stops and exits too).',
+        'go on the cent ($0.0001 under $1), futures on their contract’s tick (ES in quarters): a buy’s rounded ' +
+        'down, a sell’s up (stops and exits too).',
     },
     stop_price: { examples: [180], comments: 'Required for stop and stop_limit orders.' },
     stop_price_distance: { examples: [2], comments: 'Trailing stop by this many USD.' },

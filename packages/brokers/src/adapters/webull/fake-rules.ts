@@ -2,6 +2,8 @@
 // and times in force per instrument type, prices per type, quantity or cash amount, sessions, the
 // option legs of a strategy, client_order_id (32 letters and digits). 400 for a malformed field,
 // 417 for a business rule, {"error_code","message"} as Webull's error bodies.
+import { futureTickOf } from '@router/orders';
+
 export class WebullRefusal extends Error {
   readonly status: number;
   readonly code: string;
@@ -78,6 +80,19 @@ function checkPennies(order: WireOrder): void {
   }
 }
 
+/** A future's prices on its contract's tick (ESZ6: a quarter), where its root is known. */
+function checkFutureTick(order: WireOrder): void {
+  const root = /^([A-Z0-9]+)[FGHJKMNQUVXZ]\d$/.exec(String(order.symbol))?.[1];
+  const tick = root === undefined ? undefined : futureTickOf(root);
+  if (tick === undefined) return;
+  for (const key of ['limit_price', 'stop_price']) {
+    if (order[key] === undefined) continue;
+    const ticks = Number(order[key]) / tick;
+    if (Math.abs(ticks - Math.round(ticks)) > 1e-6)
+      throw rule('INVALID_PRICE', `${key} ${String(order[key])} is not a multiple of the tick ${tick}`);
+  }
+}
+
 function checkSize(order: WireOrder, instrumentType: string): void {
   if (order.entrust_type === 'AMOUNT') {
     if (instrumentType !== 'EQUITY' && instrumentType !== 'CRYPTO')
@@ -129,6 +144,7 @@ export function checkOrder(order: WireOrder): string {
   if (!TYPES[instrumentType]?.includes(type)) throw bad(`order_type ${type} is not supported for ${instrumentType}`);
   checkPrices(order, type);
   if (instrumentType === 'EQUITY' || instrumentType === 'OPTION') checkPennies(order);
+  if (instrumentType === 'FUTURES') checkFutureTick(order);
   checkSize(order, instrumentType);
   const tif = String(order.time_in_force);
   if (!['DAY', 'GTC', 'IOC'].includes(tif)) throw bad('time_in_force must be DAY, GTC or IOC');

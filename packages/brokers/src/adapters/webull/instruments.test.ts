@@ -10,6 +10,7 @@ describe('webullInstrument', () => {
     expect(webullInstrument(`ESZ${year + 1}`, 'future')).toEqual({
       symbol: `ESZ${(year + 1) % 10}`,
       instrumentType: 'FUTURES',
+      tick: 0.25,
     });
     expect(() => webullInstrument(`ESZ${year + 10}`, 'future')).toThrow(
       `ESZ${year + 10} is too far off to name with a one-digit year`,

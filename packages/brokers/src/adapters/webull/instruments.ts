@@ -2,7 +2,14 @@
 // root + month code + one-digit year (ESZ2026 → ESZ6, FUTURES), crypto as BTCUSD (CRYPTO), and
 // options not as an OCC string but as a leg {symbol: underlying, strike_price, option_expire_date,
 // option_type}. Several option legs on one underlying are one strategy order, named from the legs.
-import { type OrderAction, type OrderClass, type OrderLeg, oneDigitYear, parseSymbol } from '@router/orders';
+import {
+  futureTickOf,
+  type OrderAction,
+  type OrderClass,
+  type OrderLeg,
+  oneDigitYear,
+  parseSymbol,
+} from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalString } from '../../core/json-read.ts';
 import { WEBULL_TITLE } from './descriptor.ts';
@@ -12,6 +19,8 @@ const invalid = (message: string) => new BrokerError('InvalidOrder', WEBULL_TITL
 export interface WebullInstrument {
   symbol: string;
   instrumentType: 'EQUITY' | 'FUTURES' | 'CRYPTO';
+  /** A future's tick, where its root is known (ES: 0.25). */
+  tick?: number;
 }
 
 export function webullInstrument(symbol: string, orderClass: OrderClass): WebullInstrument {
@@ -21,7 +30,12 @@ export function webullInstrument(symbol: string, orderClass: OrderClass): Webull
   if (parts.kind === 'future') {
     const digit = oneDigitYear(parts.year, parts.month, Date.now());
     if (digit === undefined) throw invalid(`${canonical} is too far off to name with a one-digit year`);
-    return { symbol: `${parts.root}${parts.monthCode}${digit}`, instrumentType: 'FUTURES' };
+    const tick = futureTickOf(parts.root);
+    return {
+      symbol: `${parts.root}${parts.monthCode}${digit}`,
+      instrumentType: 'FUTURES',
+      ...(tick !== undefined ? { tick } : {}),
+    };
   }
   if (parts.kind === 'pair') {
     if (orderClass !== 'crypto' || parts.quote !== 'USD')

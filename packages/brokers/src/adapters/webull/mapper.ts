@@ -9,7 +9,7 @@ import type { Order } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalString, quantityString } from '../../core/json-read.ts';
-import { usPriceOnTick } from '../../core/ticks.ts';
+import { priceOnKnownTick, usPriceOnTick } from '../../core/ticks.ts';
 import { WEBULL_TITLE } from './descriptor.ts';
 import {
   type OptionLeg,
@@ -33,10 +33,13 @@ const invalid = (message: string) => new BrokerError('InvalidOrder', WEBULL_TITL
 const money = (value: number) => decimalString(value);
 
 /**
- * A price as Webull takes it: stocks and options on the US tick, never past the trader's (see
- * usPriceOnTick); futures and crypto as given.
+ * A price as Webull takes it, never past the trader's (a buy's rounded down, a sell's up; a stop
+ * alike): stocks and options on the US tick (see usPriceOnTick), futures on their contract's tick
+ * where it is known (`tick`: ES's 0.25), crypto as given.
  */
-function priceOf(value: number, instrumentType: string, buying: boolean): string {
+function priceOf(value: number, instrumentType: string, buying: boolean, tick?: number): string {
+  if (instrumentType === 'FUTURES')
+    return money(priceOnKnownTick(value, tick, buying, (message) => invalid(`price ${message}`)));
   if (instrumentType !== 'EQUITY' && instrumentType !== 'OPTION') return money(value);
   return money(usPriceOnTick(value, buying, instrumentType === 'OPTION', invalid));
 }
@@ -66,8 +69,8 @@ function timeInForce(order: Order, instrumentType: string): string {
   return tif;
 }
 
-/** order_type and its prices. */
-function pricing(order: Order, instrumentType: string): WireOrder {
+/** order_type and its prices (`tick`: a future's). */
+function pricing(order: Order, instrumentType: string, tick?: number): WireOrder {
   const trail = order.stop_price_distance ?? order.stop_price_percent;
   if (trail !== undefined) {
     if (order.type !== 'stop') throw invalid('a trailing distance goes with type stop (a trailing stop)');
@@ -91,8 +94,10 @@ function pricing(order: Order, instrumentType: string): WireOrder {
   const buying = sideOf(order.action) === 'BUY';
   return {
     order_type: type,
-    ...(order.limit_price !== undefined ? { limit_price: priceOf(order.limit_price, instrumentType, buying) } : {}),
-    ...(order.stop_price !== undefined ? { stop_price: priceOf(order.stop_price, instrumentType, buying) } : {}),
+    ...(order.limit_price !== undefined
+      ? { limit_price: priceOf(order.limit_price, instrumentType, buying, tick) }
+      : {}),
+    ...(order.stop_price !== undefined ? { stop_price: priceOf(order.stop_price, instrumentType, buying, tick) } : {}),
   };
 }
 
@@ -128,7 +133,7 @@ function singleOrder(order: Order, clientId: string, instrument: WebullInstrumen
     symbol: instrument.symbol,
     instrument_type: instrument.instrumentType,
     market: 'US',
-    ...pricing(order, instrument.instrumentType),
+    ...pricing(order, instrument.instrumentType, instrument.tick),
     ...size,
     ...session(order, instrument),
     side,
