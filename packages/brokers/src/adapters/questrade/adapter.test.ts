@@ -124,6 +124,34 @@ describe('orders', () => {
     expect(mixed.message).toBe('Questrade: all legs of a strategy share one underlying');
   });
 
+  it('a strategy’s net price goes on the cent, never past the trader’s; a debit under a cent is refused', async () => {
+    const spread = (limit_price: number) =>
+      input({
+        legs: [
+          { symbol: option('SPY', 'C', 600), action: 'buy_to_open', quantity: 1 },
+          { symbol: option('SPY', 'C', 615), action: 'sell_to_open', quantity: 1 },
+        ],
+        type: 'limit',
+        limit_price,
+        duration: 'day',
+      });
+    // A credit received no less (-1.255 → -1.26), a debit paid no more (2.345 → 2.34).
+    for (const [net, sent] of [
+      [-1.255, -1.26],
+      [2.345, 2.34],
+    ] as const) {
+      const placed = await broker.placeOrder(ctx, session, spread(net));
+      expect([placed.status, lastBody().limitPrice]).toEqual(['accepted', sent]);
+    }
+    const before = fake.submissions().length;
+    const tiny = await failure(broker.placeOrder(ctx, session, spread(0.004)));
+    expect([tiny.kind, tiny.message]).toEqual([
+      'InvalidOrder',
+      'Questrade: limit_price 0.004 is less than one tick (0.01): it would be 0',
+    ]);
+    expect(fake.submissions()).toHaveLength(before);
+  });
+
   it('a bracket: the entry executes, its exits become working orders', async () => {
     const placed = await broker.placeOrder(
       ctx,

@@ -182,6 +182,9 @@ export function createFakeBook(symbols: FakeSymbols, accounts: FakeAccount[], no
     if (body.orderType !== 'Market' && body.orderType !== 'Limit') throw refuse('Invalid orderType');
     if (!TIFS.includes(String(body.timeInForce))) throw refuse('Invalid timeInForce');
     if (body.orderType === 'Limit' && typeof body.limitPrice !== 'number') throw refuse('Limit price is required');
+    // A strategy's net price (a credit negative) is in option cents.
+    if (typeof body.limitPrice === 'number' && (String(body.limitPrice).split('.')[1] ?? '').length > 2)
+      throw refuse(`Invalid limitPrice: ${body.limitPrice} is not a valid price increment`);
     if (!Number.isInteger(body.quantity) || (body.quantity as number) < 1) throw refuse('Invalid quantity');
     checkRoutes(body);
     const legs = Array.isArray(body.legs) ? (body.legs as Json[]) : [];

@@ -9,7 +9,7 @@
 import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalField, decimalString, type JsonRecord, stringField } from '../../core/json-read.ts';
-import { roundToTick } from '../../core/ticks.ts';
+import { positiveOnTick, roundToTick } from '../../core/ticks.ts';
 import { QUESTRADE_TITLE } from './descriptor.ts';
 import { checkSymbol, underlyingOf } from './symbols.ts';
 
@@ -79,6 +79,12 @@ const prices = (order: Order): JsonRecord => ({
   ...(order.limit_price !== undefined ? { limitPrice: onCent(order.limit_price, actionOf(order.action)) } : {}),
   ...(order.stop_price !== undefined ? { stopPrice: onCent(order.stop_price, actionOf(order.action)) } : {}),
 });
+
+/**
+ * A strategy's net price on the option cent, never past the trader's: a debit (positive) paid no
+ * more, a credit (negative) received no less, both rounded down; a debit under a cent is refused.
+ */
+const netOnCent = (net: number) => positiveOnTick(net, 0.01, 'down', (message) => invalid(`limit_price ${message}`));
 
 /** Where the broker's lookups send an order: the account, the symbol's id (a strategy's underlying), its legs'. */
 export interface Target {
@@ -162,6 +168,7 @@ function strategyOrder(order: Order): ToTarget {
   const quantities = legs.map((leg) => whole(leg.quantity));
   const common = quantities.reduce(gcd);
   const tif = timeInForce(order);
+  const net = order.limit_price === undefined ? undefined : netOnCent(order.limit_price);
   return ({ accountNumber, symbolId, legIds }) => ({
     path: 'orders/strategy',
     body: {
@@ -170,7 +177,7 @@ function strategyOrder(order: Order): ToTarget {
       strategy: 'Custom',
       orderType: TYPES[order.type],
       timeInForce: tif,
-      ...(order.limit_price !== undefined ? { limitPrice: price(order.limit_price) } : {}),
+      ...(net !== undefined ? { limitPrice: net } : {}),
       quantity: common,
       legs: legs.map((leg, index) => ({
         symbolId: legIds[index],
