@@ -78,6 +78,27 @@ describe('orders', () => {
     expect(missing.message).toMatch(/^Questrade: no AAPL \d{4}-\d{2}-\d{2} 201 C option is listed$/);
   });
 
+  it('an option’s price goes on the cent under $1 too, never past the trader’s; under a cent it is refused', async () => {
+    const symbol = option('AAPL', 'C', 200);
+    const place = (action: string, limit_price: number) =>
+      broker.placeOrder(ctx, session, input({ symbol, action, quantity: 1, limit_price }));
+    // A buy's limit rounded down, a sell's up: 0.555 is no option price.
+    for (const [action, limit, sent] of [
+      ['buy_to_open', 0.555, 0.55],
+      ['sell_to_open', 0.555, 0.56],
+    ] as const) {
+      const placed = await place(action, limit);
+      expect([placed.status, lastBody().limitPrice]).toEqual(['accepted', sent]);
+    }
+    const before = fake.submissions().length;
+    const tiny = await failure(place('buy_to_open', 0.004));
+    expect([tiny.kind, tiny.message]).toEqual([
+      'InvalidOrder',
+      'Questrade: price 0.004 is less than one tick (0.01): it would be 0',
+    ]);
+    expect(fake.submissions()).toHaveLength(before);
+  });
+
   it('a strategy: legs by symbolId on the underlying, quantities factorised', async () => {
     const placed = await broker.placeOrder(
       ctx,

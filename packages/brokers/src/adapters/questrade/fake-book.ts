@@ -105,7 +105,7 @@ export function createFakeBook(symbols: FakeSymbols, accounts: FakeAccount[], no
     checkFields(body, ORDER_FIELDS);
     if (body.accountNumber !== undefined && body.accountNumber !== number) throw refuse('Account number mismatch');
     const symbol = symbolOf(body.symbolId);
-    checkTerms(body);
+    checkTerms(body, symbol.underlying !== undefined);
     checkRoutes(body);
     const cost = costOf(body, symbol.symbolId);
     if (impact) return impactOf(owner, body, cost);
@@ -129,7 +129,7 @@ export function createFakeBook(symbols: FakeSymbols, accounts: FakeAccount[], no
       throw refuse('A bracket needs a Primary component and a Limit or StopLoss one');
     for (const component of components) {
       checkFields(component, COMPONENT_FIELDS);
-      checkTerms(component);
+      checkTerms(component, symbol.underlying !== undefined);
       if (component.orderId !== 0) throw refuse('New bracket components have orderId 0');
     }
     if (exits.some((exit) => exit.action === primary.action || exit.quantity !== primary.quantity))
@@ -253,7 +253,7 @@ export function createFakeBook(symbols: FakeSymbols, accounts: FakeAccount[], no
     if (!OPEN.has(String(old.state))) throw refuse(`Order cannot be replaced in state ${String(old.state)}`);
     checkFields(body, ORDER_FIELDS);
     if (body.symbolId !== old.symbolId) throw refuse('A replacing order is for the same symbol');
-    checkTerms(body);
+    checkTerms(body, symbols.byId(old.symbolId as number)?.underlying !== undefined);
     checkRoutes(body);
     const order = record(nextId++, old.symbolId as number, body, {
       side: sideOf(number, old.symbolId as number, body.action),

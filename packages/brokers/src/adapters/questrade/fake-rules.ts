@@ -103,7 +103,8 @@ export function checkFields(body: Json, allowed: readonly string[]): void {
   if (unknown) throw refuse(`Unknown argument ${unknown}`);
 }
 
-export function checkTerms(body: Json): void {
+/** An order's terms; an `option`'s prices tick a cent at any price. */
+export function checkTerms(body: Json, option = false): void {
   if (!Number.isInteger(body.quantity) || (body.quantity as number) < 1) throw refuse('Invalid quantity');
   if (!TYPES.includes(String(body.orderType))) throw refuse('Invalid orderType');
   if (!TIFS.includes(String(body.timeInForce))) throw refuse('Invalid timeInForce');
@@ -113,10 +114,10 @@ export function checkTerms(body: Json): void {
     throw refuse('Limit price is required');
   if (['Stop', 'StopLimit'].includes(type) && !((body.stopPrice as number) > 0)) throw refuse('Stop price is required');
   if (type === 'Market' && body.limitPrice !== undefined) throw refuse('Market orders take no limit price');
-  // From $1 up, US and Canadian listings tick a cent.
+  // From $1 up, US and Canadian listings tick a cent; options at any price.
   for (const key of ['limitPrice', 'stopPrice']) {
     const value = body[key];
-    if (typeof value === 'number' && value >= 1 && (String(value).split('.')[1] ?? '').length > 2)
+    if (typeof value === 'number' && (option || value >= 1) && (String(value).split('.')[1] ?? '').length > 2)
       throw refuse(`Invalid ${key}: ${value} is not a valid price increment`);
   }
 }

@@ -68,17 +68,23 @@ function special(order: Order): JsonRecord {
 }
 
 /**
- * A single order's price: from $1 up, where every US and Canadian listing ticks a cent, on the cent
- * and never past the trader's (a buy's rounded down, a sell's up); under $1, where the tick
- * depends on the listing, as given.
+ * A single order's price: options always, and from $1 up every US and Canadian listing, tick a
+ * cent: on the cent and never past the trader's (a buy's rounded down, a sell's up), an option's
+ * under one cent refused; a stock's under $1, where the tick depends on the listing, as given.
  */
-const onCent = (value: number, action: 'Buy' | 'Sell') =>
-  value >= 1 ? roundToTick(value, 0.01, action === 'Buy' ? 'down' : 'up') : price(value);
+function onCent(value: number, action: 'Buy' | 'Sell', option: boolean): number {
+  const direction = action === 'Buy' ? 'down' : 'up';
+  if (option) return positiveOnTick(value, 0.01, direction, (message) => invalid(`price ${message}`));
+  return value >= 1 ? roundToTick(value, 0.01, direction) : price(value);
+}
 
-const prices = (order: Order): JsonRecord => ({
-  ...(order.limit_price !== undefined ? { limitPrice: onCent(order.limit_price, actionOf(order.action)) } : {}),
-  ...(order.stop_price !== undefined ? { stopPrice: onCent(order.stop_price, actionOf(order.action)) } : {}),
-});
+const prices = (order: Order): JsonRecord => {
+  const [action, option] = [actionOf(order.action), order.class === 'option'];
+  return {
+    ...(order.limit_price !== undefined ? { limitPrice: onCent(order.limit_price, action, option) } : {}),
+    ...(order.stop_price !== undefined ? { stopPrice: onCent(order.stop_price, action, option) } : {}),
+  };
+};
 
 /**
  * A strategy's net price on the option cent, never past the trader's: a debit (positive) paid no
@@ -134,7 +140,7 @@ function bracketOrder(order: Order): ToTarget {
   if (order.take_profit_price !== undefined)
     components.push({
       orderId: 0,
-      limitPrice: onCent(order.take_profit_price, exit),
+      limitPrice: onCent(order.take_profit_price, exit, order.class === 'option'),
       orderType: 'Limit',
       timeInForce: tif,
       orderClass: 'Limit',
@@ -144,7 +150,7 @@ function bracketOrder(order: Order): ToTarget {
   if (order.stop_loss_price !== undefined)
     components.push({
       orderId: 0,
-      stopPrice: onCent(order.stop_loss_price, exit),
+      stopPrice: onCent(order.stop_loss_price, exit, order.class === 'option'),
       orderType: 'Stop',
       timeInForce: tif,
       orderClass: 'StopLoss',
