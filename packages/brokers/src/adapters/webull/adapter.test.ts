@@ -373,6 +373,34 @@ describe('cancel, close, holdings, preview', () => {
     expect(stop()).toBe('CANCELLED');
   });
 
+  it('a close of part of a crypto position places its exit again for the rest: Webull cannot change crypto orders', async () => {
+    await place({ symbol: 'ETHUSD', action: 'buy', quantity: 0.5 }, 'sigEthOpen', CRYPTO);
+    const stop = { symbol: 'ETHUSD', action: 'sell', quantity: 0.5, type: 'stop_limit', stop_price: 90 };
+    const exit = await place({ ...stop, limit_price: 89.5, duration: 'gtc' }, 'sigEthStop', CRYPTO);
+    const before = c.fake.requests.length;
+    const part = await place({ symbol: 'ETHUSD', action: 'close', quantity: 0.2 }, 'sigEthPart', CRYPTO);
+    expect(part.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '0.2', order_type: 'MARKET' });
+    // Canceled, then placed again for the 0.3 left with its terms: never replaced, never two exits at once.
+    const calls = sentSince(c.fake, before).map((r) => r.path);
+    expect(calls.filter((path) => /cancel|replace/.test(path))).toEqual(['/openapi/trade/order/cancel']);
+    expect(c.fake.orders.find((order) => order.client_order_id === 'sigEthStop')?.status).toBe('CANCELLED');
+    const again = c.fake.orders.at(-1);
+    expect(again).toMatchObject({
+      symbol: 'ETHUSD',
+      instrument_type: 'CRYPTO',
+      side: 'SELL',
+      order_type: 'STOP_LOSS_LIMIT',
+      stop_price: '90',
+      limit_price: '89.5',
+      time_in_force: 'GTC',
+      quantity: '0.3',
+      status: 'SUBMITTED',
+    });
+    expect(part.answer.status_description).toMatch(
+      new RegExp(`exits cut to the 0\\.3 left: ${exit.answer.id} → ${again?.order_id}$`),
+    );
+  });
+
   it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
     await place({ symbol: 'PEP', action: 'buy', quantity: 5 }, 'sigPepOpen');
     const stop = await place(

@@ -2,7 +2,8 @@
 // so an order named by Webull's id is looked up among the open orders first. Webull has no close
 // call: close cancels the symbol's open orders and sends the opposite market order for the
 // position (GET /openapi/assets/positions), with our id; a close of part of the position keeps
-// the open orders (the exits of the part still held), cut to that part.
+// the open orders (the exits of the part still held), cut to that part (crypto ones, which
+// Webull cannot change, canceled and placed again for it).
 
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
@@ -13,7 +14,7 @@ import { asRecord, decimalField, type JsonRecord, listOf, quantityString, string
 import type { WebullApi } from './api.ts';
 import { WEBULL_TITLE } from './descriptor.ts';
 import { webullInstrument } from './instruments.ts';
-import { toWebullPlacement } from './mapper.ts';
+import { toWebullPlacement, webullClientId } from './mapper.ts';
 import { submitPlacement } from './orders.ts';
 
 const PAGE = 100;
@@ -169,7 +170,8 @@ export async function closeSymbol(
  * After a close of part of the position, its exits (the symbol's open orders on the closing side)
  * are cut to the `left` still held: sized for the whole position, a stop triggered later sold more
  * than was held, opening a short. POST /openapi/trade/order/replace takes the order's new quantity
- * (what filled, plus what is left; WIRE.md §7). The close stands whatever happens here: a failure
+ * (what filled, plus what is left; WIRE.md §7); a crypto exit, which it refuses, is placed again
+ * (placeAgain). The close stands whatever happens here: a failure
  * is told in its answer, not thrown.
  */
 async function fitExits(
@@ -192,6 +194,10 @@ async function fitExits(
         (decimalField(order, 'quantity') ?? 0) - (decimalField(order, 'filled_quantity') ?? 0) > left,
     );
     for (const exit of exits) {
+      if (stringField(exit, 'instrument_type') === 'CRYPTO') {
+        fitted.push(await placeAgain(api, ctx, session, accountId, exit, left));
+        continue;
+      }
       const quantity = quantityString((decimalField(exit, 'filled_quantity') ?? 0) + left);
       const json = {
         account_id: accountId,
@@ -204,6 +210,50 @@ async function fitExits(
     return exitsNotCutAnswer(answer, `the ${left} left`, error);
   }
   return exitsCutAnswer(answer, `the ${left} left`, fitted);
+}
+
+/** What a crypto exit placed again keeps of the open order. */
+const CRYPTO_TERMS = [
+  'symbol',
+  'instrument_type',
+  'market',
+  'order_type',
+  'limit_price',
+  'stop_price',
+  'side',
+  'time_in_force',
+] as const;
+
+/**
+ * Webull cannot change a crypto order (WIRE.md §7): a crypto exit is canceled and placed again for
+ * the `left`, with its terms and an id derived from its own. Canceled first: for a moment what is
+ * left has no exit, never two.
+ */
+async function placeAgain(
+  api: WebullApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  exit: JsonRecord,
+  left: number,
+): Promise<string> {
+  const clientId = stringField(exit, 'client_order_id') ?? '';
+  await cancelByClientId(api, ctx, session, accountId, clientId);
+  const terms = CRYPTO_TERMS.filter((key) => exit[key] !== undefined && exit[key] !== null).map((key) => [
+    key,
+    exit[key],
+  ]);
+  const again = webullClientId(`${clientId}cut${quantityString(left)}`);
+  const order = {
+    combo_type: 'NORMAL',
+    client_order_id: again,
+    ...Object.fromEntries(terms),
+    quantity: quantityString(left),
+    entrust_type: 'QTY',
+  };
+  const placement = { body: { account_id: accountId, new_orders: [order] }, category: 'US_CRYPTO' };
+  const placed = await submitPlacement(api, ctx, session, placement, again);
+  return `${stringField(exit, 'order_id') ?? clientId} → ${placed.id}`;
 }
 
 /** The opposite market order for `quantity` of the `held` position, with our id when there is one. */

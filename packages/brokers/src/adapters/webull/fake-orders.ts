@@ -191,6 +191,9 @@ export function registerOrders(app: FastifyInstance, accounts: Map<string, FakeA
       );
       if (!order || !['SUBMITTED', 'PARTIAL_FILLED'].includes(order.status))
         return webullRefusal(reply, 404, 'ORDER_NOT_FOUND', 'Order not found');
+      // Crypto orders cannot be replaced (WIRE.md §7); the code is the fake's own.
+      if (instrumentTypeOf(order) === 'CRYPTO')
+        return webullRefusal(reply, 417, 'ORDER_NOT_SUPPORT_REPLACE', 'Crypto orders cannot be modified');
       const quantity = Number(change.quantity ?? order.quantity);
       if (!(quantity > Number(order.filled_quantity ?? 0)))
         return webullRefusal(reply, 400, 'INVALID_PARAMETER', 'quantity must exceed the filled quantity');
