@@ -11,8 +11,9 @@ import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '..
 import type { TastyApi } from './api.ts';
 import { hasExits, toComplexOrder } from './complex.ts';
 import { TASTYTRADE_TITLE } from './descriptor.ts';
+import { liveOrders } from './lookup.ts';
 import { externalIdFor, ORDER_SOURCE, type TastyLeg, type TastyOrder, toTastyOrder } from './mapper.ts';
-import { dataOf, itemsOf, LIVE_STATUSES, positionsOf, toOrderResponse } from './reader.ts';
+import { dataOf, LIVE_STATUSES, positionsOf, toOrderResponse } from './reader.ts';
 import { type InstrumentType, instrumentOf, invalid } from './symbols.ts';
 
 export function accountPath(session: BrokerSession, accountId: string): string {
@@ -161,8 +162,7 @@ function fitExits(
   const path = accountPath(session, accountId);
   const remaining = (item: JsonRecord) => decimalField(listOf(item.legs)[0], 'remaining-quantity') ?? 0;
   const exits = async () => {
-    const { body } = await api.call(ctx, session, { path: `${path}/orders/live` });
-    const live = itemsOf(body).filter((item) => {
+    const live = (await liveOrders(api, ctx, session, accountId)).filter((item) => {
       const legs = listOf(item.legs);
       const status = stringField(item, 'status') ?? '';
       return (
@@ -226,8 +226,7 @@ export async function cancelOpenOrders(
 ): Promise<OrderResponse> {
   const path = `${accountPath(session, accountId)}/orders`;
   const { symbol } = instrumentOf(order.symbol, order.class);
-  const { body } = await api.call(ctx, session, { path: `${path}/live` });
-  const ids = itemsOf(body)
+  const ids = (await liveOrders(api, ctx, session, accountId))
     .filter((item) => LIVE_STATUSES.has(stringField(item, 'status') ?? '') && item.cancellable !== false)
     .filter((item) => listOf(item.legs).some((leg) => stringField(leg, 'symbol') === symbol))
     .map((item) => stringField(item, 'id'))

@@ -172,6 +172,20 @@ describe('close and cancel', () => {
     ]);
   });
 
+  it('finds a working order past the first page of the day’s orders (100), for a cancel by our id and the cancel action', async () => {
+    // A busy day: /orders/live lists every order of the day, of every status, a page at a time.
+    for (let n = 0; n < 120; n++) await place(session, { symbol: 'WMT', action: 'buy', quantity: 1 }, `wmt-${n}`);
+    const late = await place(session, { symbol: 'PEP', action: 'buy', quantity: 1, limit_price: 10 }, 'pep-1');
+    const later = await place(session, { symbol: 'PEP', action: 'buy', quantity: 1, limit_price: 11 }, 'pep-2');
+    await broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'pep-1' });
+    expect(calls().at(-1)).toBe(`DELETE /accounts/${ACCOUNT}/orders/${late.id}`);
+    expect(await place(session, { symbol: 'PEP', action: 'cancel' })).toEqual({
+      id: later.id,
+      status: 'canceled',
+      status_description: 'Canceled 1 live order(s) of PEP',
+    });
+  });
+
   it('cancels by the broker id or by ours, and every live order of a symbol with the cancel action', async () => {
     const first = await place(session, { symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 10 }, 'orcl-1');
     await broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: first.id });

@@ -1,7 +1,7 @@
 // The fake's order routes, as tastytrade answers them: place (201 {"data":{"order":…,
 // "buying-power-effect":…}}), dry-run (the same, no id, nothing kept), complex orders (OTO, OTOCO:
-// exits Contingent until the trigger fills; OCO), get, live orders, the history by time
-// (paginated), and cancel of an order or a complex order (200, 'Cancel Requested'; 'Cancelled' on
+// exits Contingent until the trigger fills; OCO), get, today's orders (/orders/live) and the
+// history by time (both paginated), and cancel of an order or a complex order (200, 'Cancel Requested'; 'Cancelled' on
 // the next read).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type FakeAccount, FakeRefusal, type Json, list, validateOrder } from './fake-book.ts';
@@ -148,13 +148,17 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState): voi
     if (!order) throw notFound('Order');
     return order;
   };
-  app.get('/accounts/:account/orders/live', async (request, reply) =>
-    answer(reply, request.url, () => {
-      refresh();
-      const account = accountOf(request);
-      return { items: orders.filter((order) => order.account === account && isOpen(order)).map(orderView) };
-    }),
-  );
+  // Today's orders, all statuses (working ones whatever their day, those ended today), in the
+  // order they came, a page at a time: per-page 100 unless asked, 200 at most (the reference's
+  // getAccountsAccountNumberOrdersLive).
+  app.get('/accounts/:account/orders/live', async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const page = pageOf(query);
+    if (!page) return reply.code(400).send(new FakeRefusal(400, 'validation_error', 'per-page must be 1 to 200').body);
+    refresh();
+    const today = easternDayStart(now());
+    return listed(reply, request, page, (order) => isOpen(order) || order.updatedAt >= today, 'oldest');
+  });
   app.get('/accounts/:account/orders/:id', async (request, reply) =>
     answer(reply, request.url, () => {
       refresh();
@@ -187,19 +191,27 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState): voi
   );
   app.get('/accounts/:account/orders', async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
-    const perPage = Number(query['per-page'] ?? 100);
-    const page = Number(query['page-offset'] ?? 0);
-    if (!(perPage >= 1 && perPage <= 200) || !(page >= 0)) {
-      return reply.code(400).send(new FakeRefusal(400, 'validation_error', 'per-page must be 1 to 200').body);
-    }
+    const page = pageOf(query);
+    if (!page) return reply.code(400).send(new FakeRefusal(400, 'validation_error', 'per-page must be 1 to 200').body);
     const from = query['start-at'] ? Date.parse(query['start-at']) : Number.NEGATIVE_INFINITY;
     const to = query['end-at'] ? Date.parse(query['end-at']) : Number.POSITIVE_INFINITY;
     refresh();
+    return listed(reply, request, page, (order) => order.receivedAt >= from && order.receivedAt <= to, 'newest');
+  });
+
+  /** The account's orders that `keep` keeps, `first` the newest or oldest, one page of them with its pagination. */
+  function listed(
+    reply: FastifyReply,
+    request: FastifyRequest,
+    { perPage, page }: { perPage: number; page: number },
+    keep: (order: FakeOrder) => boolean,
+    first: 'newest' | 'oldest',
+  ) {
     try {
       const account = accountOf(request);
       const matching = orders
-        .filter((order) => order.account === account && order.receivedAt >= from && order.receivedAt <= to)
-        .sort((a, b) => b.receivedAt - a.receivedAt || b.id - a.id);
+        .filter((order) => order.account === account && keep(order))
+        .sort((a, b) => (b.receivedAt - a.receivedAt || b.id - a.id) * (first === 'newest' ? 1 : -1));
       const items = matching.slice(page * perPage, (page + 1) * perPage).map(orderView);
       const pagination = {
         'per-page': perPage,
@@ -213,5 +225,18 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState): voi
       if (!(error instanceof FakeRefusal)) throw error;
       return reply.code(error.status).send(error.body);
     }
-  });
+  }
 }
+
+/** per-page (default 100, 1 to 200) and page-offset of a listing; undefined when out of range. */
+function pageOf(query: Record<string, string | undefined>): { perPage: number; page: number } | undefined {
+  const perPage = Number(query['per-page'] ?? 100);
+  const page = Number(query['page-offset'] ?? 0);
+  return perPage >= 1 && perPage <= 200 && page >= 0 ? { perPage, page } : undefined;
+}
+
+/** Midnight US Eastern (UTC-5, as the fake keeps it) of the day of `ms`. */
+const easternDayStart = (ms: number) => {
+  const offset = 5 * 3_600_000;
+  return Math.floor((ms - offset) / 86_400_000) * 86_400_000 + offset;
+};

@@ -6,7 +6,7 @@
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { isBrokerError } from '../../core/errors.ts';
-import { asRecord, decimalField, stringField } from '../../core/json-read.ts';
+import { asRecord, decimalField, type JsonRecord, stringField } from '../../core/json-read.ts';
 import type { ListedOrder, RecentOrdersQuery } from '../../core/lookup.ts';
 import type { TastyApi } from './api.ts';
 import { externalIdFor } from './mapper.ts';
@@ -15,6 +15,8 @@ import { dataOf, itemsOf, toOrderResponse } from './reader.ts';
 const PER_PAGE = 200;
 /** More than any real window holds; past it nothing is proved (the order may be further on). */
 const MAX_PAGES = 10;
+/** A day's orders, 200 a page: more than any account places in a day. */
+const MAX_LIVE_PAGES = 50;
 
 const ordersPath = (accountId: string) => `/accounts/${encodeURIComponent(accountId)}/orders`;
 
@@ -36,6 +38,31 @@ export async function findById(
 }
 
 /**
+ * Every order of GET /accounts/{n}/orders/live: today's, of every status (the working ones among
+ * them), a page of at most 200 at a time; past the first page (100 unless asked), a working stop
+ * went unseen by a cancel or a close.
+ */
+export async function liveOrders(
+  api: TastyApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+): Promise<JsonRecord[]> {
+  const orders: JsonRecord[] = [];
+  for (let page = 0; page < MAX_LIVE_PAGES; page++) {
+    const { body } = await api.call(ctx, session, {
+      path: `${ordersPath(accountId)}/live`,
+      query: { 'per-page': PER_PAGE, 'page-offset': page },
+    });
+    const items = itemsOf(body);
+    orders.push(...items);
+    const pages = decimalField(asRecord(asRecord(body)?.pagination), 'total-pages');
+    if (pages !== undefined ? page + 1 >= pages : items.length < PER_PAGE) break;
+  }
+  return orders;
+}
+
+/**
  * The working order carrying our id, for a cancel by our id: only today's live orders can be
  * canceled, and tastytrade lists them without a time window.
  */
@@ -46,9 +73,10 @@ export async function liveOrderIdByOurs(
   accountId: string,
   clientOrderId: string,
 ): Promise<string | undefined> {
-  const { body } = await api.call(ctx, session, { path: `${ordersPath(accountId)}/live` });
   const ours = externalIdFor(clientOrderId);
-  const order = itemsOf(body).find((item) => stringField(item, 'external-identifier') === ours);
+  const order = (await liveOrders(api, ctx, session, accountId)).find(
+    (item) => stringField(item, 'external-identifier') === ours,
+  );
   return stringField(order, 'id');
 }
 
