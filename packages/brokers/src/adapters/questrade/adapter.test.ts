@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
+import { parseRetryAfter } from '../../core/http-errors.ts';
 import { createQuestradeBroker } from './adapter.ts';
 import { questradeDescriptor } from './descriptor.ts';
 import { type QuestradeFake, startQuestradeFake } from './fake.ts';
@@ -326,6 +327,24 @@ describe('errors', () => {
     });
     const error = await failure(broker.getHoldings(ctx, session, accountId));
     expect(error).toMatchObject({ kind: 'InvalidOrder', message: 'Questrade: Forbidden. Access is denied' });
+  });
+
+  it('a 429 tells when Questrade’s window resets (X-RateLimit-Reset), as the error’s Retry-After too', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 42;
+    fake.inject({
+      path: `/v1/accounts/${accountId}/orders`,
+      method: 'POST',
+      status: 429,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      body: { code: 1006, message: 'Too many requests' },
+    });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 })));
+    expect(error).toMatchObject({
+      kind: 'RateLimited',
+      outcomeUnknown: false,
+      message: `Questrade: rate limit reached; Questrade resets it at ${new Date(reset * 1000).toISOString()}`,
+    });
+    expect(parseRetryAfter(error.retryAfter)).toEqual({ at: reset * 1000 });
   });
 
   it('a timed-out order is not resent; its terms find it again (probable)', async () => {

@@ -33,10 +33,13 @@ function questradeError(response: HttpResponse, mutating: boolean, request: Http
     return new BrokerError('InvalidOrder', QUESTRADE_TITLE, message ?? 'forbidden');
   if (status === 404) return new BrokerError('OrderNotFound', QUESTRADE_TITLE, message ?? 'not found');
   if (status === 429) {
+    // Unix seconds: also the error's Retry-After (an HTTP date), which callers are told to wait for.
     const reset = Number(response.headers.get('x-ratelimit-reset'));
-    const when =
-      Number.isFinite(reset) && reset > 0 ? `; Questrade resets it at ${new Date(reset * 1000).toISOString()}` : '';
-    return new BrokerError('RateLimited', QUESTRADE_TITLE, `rate limit reached${when}`);
+    const at = Number.isFinite(reset) && reset > 0 ? new Date(reset * 1000) : undefined;
+    const when = at ? `; Questrade resets it at ${at.toISOString()}` : '';
+    return new BrokerError('RateLimited', QUESTRADE_TITLE, `rate limit reached${when}`, {
+      ...(at ? { retryAfter: at.toUTCString() } : {}),
+    });
   }
   return undefined;
 }
