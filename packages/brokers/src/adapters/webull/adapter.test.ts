@@ -401,6 +401,36 @@ describe('cancel, close, holdings, preview', () => {
     );
   });
 
+  it('a crypto exit canceled to be placed again and then refused is told: what is left has no exit', async () => {
+    // The fourth placement (after the buy, the exit and the close) is refused: the exit placed again.
+    let placements = 0;
+    const refusing: typeof fetch = (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.endsWith('/openapi/trade/order/place') && ++placements === 4) {
+        const body = { error_code: 'ORDER_REJECTED', message: 'Order rejected' };
+        return Promise.resolve(Response.json(body, { status: 417 }));
+      }
+      return fetch(input, init);
+    };
+    const own = await connected({}, { fetch: refusing });
+    try {
+      const placeOwn = (signal: Record<string, unknown>, id: string) =>
+        own.broker.placeOrder(own.ctx, own.session, input(signal, id, CRYPTO));
+      await placeOwn({ symbol: 'ETHUSD', action: 'buy', quantity: 0.5 }, 'sigEthOpen');
+      const stop = { symbol: 'ETHUSD', action: 'sell', quantity: 0.5, type: 'stop_limit', stop_price: 90 };
+      const exit = await placeOwn({ ...stop, limit_price: 89.5, duration: 'gtc' }, 'sigEthStop');
+      const part = await placeOwn({ symbol: 'ETHUSD', action: 'close', quantity: 0.2 }, 'sigEthPart');
+      expect(part.status).toBe('accepted');
+      expect(part.status_description).toMatch(
+        new RegExp(
+          `the open exits could not be cut to the 0\\.3 left \\(Order rejected; ${exit.id} was canceled to be placed again for the 0\\.3 left, and was not: check the exits at the broker\\)$`,
+        ),
+      );
+    } finally {
+      await own.fake.close();
+    }
+  });
+
   it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
     await place({ symbol: 'PEP', action: 'buy', quantity: 5 }, 'sigPepOpen');
     const stop = await place(

@@ -252,8 +252,14 @@ async function placeAgain(
     entrust_type: 'QTY',
   };
   const placement = { body: { account_id: accountId, new_orders: [order] }, category: 'US_CRYPTO' };
-  const placed = await submitPlacement(api, ctx, session, placement, again);
-  return `${stringField(exit, 'order_id') ?? clientId} → ${placed.id}`;
+  const id = stringField(exit, 'order_id') ?? clientId;
+  const placed = await submitPlacement(api, ctx, session, placement, again).catch((error: unknown) => {
+    if (!(error instanceof BrokerError)) throw error;
+    // Told, since what is left now has no exit.
+    const told = `${error.brokerMessage}; ${id} was canceled to be placed again for the ${left} left, and was not: check the exits at the broker`;
+    throw new BrokerError(error.kind, WEBULL_TITLE, told, { cause: error, outcomeUnknown: error.outcomeUnknown });
+  });
+  return `${id} → ${placed.id}`;
 }
 
 /** The opposite market order for `quantity` of the `held` position, with our id when there is one. */
