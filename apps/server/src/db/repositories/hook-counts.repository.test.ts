@@ -69,4 +69,23 @@ describe('releaseHookCount', () => {
     const after = await pool.query('select day_count from hook_order_counts where hook_id = $1', [hookId]);
     expect(after.rows).toEqual([{ day_count: 0 }]);
   });
+
+  // Dated in UTC whatever the hook's dayTimeZone: a repeat's count went back to no day at all
+  // while the zone's date was not UTC's, and the day's limit stayed one order short.
+  it("gives back to the day of the hook's time zone", async () => {
+    const trader = await setupTrader(t, 'release-zone@example.com');
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from hooks where key = $1', [trader.hook.key]);
+    const hookId = Number(rows[0]?.id);
+    const timeZone = new Date().getUTCHours() >= 11 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const limits = { perMinute: null, perDay: 1, timeZone };
+    const taken = await takeHookCount(pool, hookId, limits);
+    if (!('at' in taken)) throw new Error('not counted');
+    expect(await takeHookCount(pool, hookId, limits)).toEqual({ reached: 'day' });
+    await releaseHookCount(pool, hookId, taken.at, 'neverStoredZone00001', timeZone);
+    const day = await pool.query('select day::text, day_count from hook_order_counts where hook_id = $1', [hookId]);
+    expect(day.rows).toEqual([
+      { day: new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date()), day_count: 0 },
+    ]);
+  });
 });

@@ -346,6 +346,46 @@ describe('controls on the signal path', () => {
     expect(await balanceOf(t, trader.userId)).toBe(49);
   });
 
+  // The day was UTC's only: a New York futures trader's count started afresh at 19:00 (20:00 in
+  // winter) New York time, in the middle of the evening session.
+  it("maxOrdersPerDay counts the day of dayTimeZone: dated, refused and given back in that zone's day", async () => {
+    // A zone whose date is not UTC's now: Kiritimati is UTC+14, Pago Pago UTC-11.
+    const zone = new Date().getUTCHours() >= 11 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const dateIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+    expect(dateIn(zone)).not.toBe(dateIn('UTC'));
+    const trader = await traderWith('day-zone@example.com', { maxOrdersPerDay: 1, dayTimeZone: zone });
+    const counts = async () => {
+      const { rows } = await t.services.db.$client.query<{ day: string; day_count: number }>(
+        `select c.day::text as day, c.day_count from hook_order_counts c
+          join hooks h on h.id = c.hook_id where h.short_key = $1`,
+        [trader.shortKey],
+      );
+      return rows[0];
+    };
+    // One the broker rejects is given back to the zone's day.
+    const rejected = await postSignal(t, trader.shortKey, {
+      ...BUY,
+      client_id: 'day-z1',
+      stop_loss_price_distance: 1_000_000,
+    });
+    expect(rejected.json()).toMatchObject({ status: 'ExecutionError' });
+    await eventually(async () => (await counts())?.day_count === 0);
+    expect(await counts()).toEqual({ day: dateIn(zone), day_count: 0 });
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-z2' })).statusCode).toBe(201);
+    const another = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-z3' });
+    expect(another.json()).toMatchObject({
+      rule: 'maxOrdersPerDay',
+      message: `maxOrdersPerDay: this webhook's 1 orders today (${zone}) are reached`,
+    });
+    // Counted on UTC's day, the order of the zone's day before is no order of today.
+    await t.services.db.$client.query(
+      `update hook_order_counts set day = $1 where hook_id = (select id from hooks where short_key = $2)`,
+      [dateIn('UTC'), trader.shortKey],
+    );
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-z4' })).statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+  });
+
   it('maxOrdersPerDay reached: a close is still placed (the way out), a new order is not', async () => {
     const trader = await traderWith('day-close@example.com', { maxOrdersPerDay: 1 });
     expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-c1' })).statusCode).toBe(201);
