@@ -671,6 +671,24 @@ describe('symbols with an exchange prefix', () => {
     expect(checkOrder(rules, order('NASDAQ:AAPL'))).toBeUndefined();
     expect(checkOrder(rules, order('MSFT', 'XETR'))).toBeUndefined();
   });
+
+  // extra.exchange xnas (the listing as Saxo's positions name it, which the way out documents) was
+  // refused as XNAS:AAPL by an entry NASDAQ:AAPL: the same listing.
+  it("an order routed by Saxo's listing code (xnas) is allowed by the exchange's entry (NASDAQ:AAPL)", () => {
+    const rules = compileRules({ symbols: ['NASDAQ:AAPL'] });
+    if (!rules) throw new Error('no rules');
+    const order = (symbol: string, exchange: string) =>
+      normalizeOrderOrThrow({ symbol, action: 'buy', quantity: 1, extra: { exchange } });
+    expect(checkOrder(rules, order('AAPL', 'xnas'))).toBeUndefined();
+    expect(checkOrder(rules, order('NASDAQ:AAPL', 'XNAS'))).toBeUndefined();
+    expect(checkOrder(rules, order('AAPL', 'xnys'))).toEqual({
+      rule: 'symbols',
+      message: "symbols: NYSE:AAPL is not among this webhook's symbols",
+    });
+    const byCode = compileRules({ symbols: ['xnas:AAPL'] });
+    if (!byCode) throw new Error('no rules');
+    expect(checkOrder(byCode, order('AAPL', 'NASDAQ'))).toBeUndefined();
+  });
 });
 
 describe('maxQuantity of a quantity not in units', () => {
