@@ -23,7 +23,9 @@ describe('the risk controls editor', () => {
   // The day of maxOrdersPerDay was UTC's, unsaid: a New York trader's count started afresh at 19:00.
   it('names dayTimeZone among the keys and in its example', () => {
     const { editor } = render(() => ({ data: { hookUpdate: { key: 'h1', rules: '{}' } } }));
-    expect(screen.getByText(/dayTimeZone \(the day maxOrdersPerDay counts; UTC without it\)/)).toBeTruthy();
+    expect(
+      screen.getByText(/dayTimeZone and dayStartsAt \(the day maxOrdersPerDay counts; midnight UTC without them\)/),
+    ).toBeTruthy();
     expect(JSON.parse(editor.placeholder)).toMatchObject({ maxOrdersPerDay: 50, dayTimeZone: 'America/New_York' });
   });
 });

@@ -119,8 +119,8 @@ export function HookRulesForm({
       <div id={`${id}-help`} className="form-text">
         Signals breaking a control are refused and logged with the control's name. Empty: no controls. Keys:
         maxLagSeconds, sourceAddresses, symbols, symbolMap, maxQuantity, maxNotional, maxPosition, maxOrdersPerMinute,
-        maxOrdersPerDay, dayTimeZone (the day maxOrdersPerDay counts; UTC without it), tradingWindows, outsideWindow,
-        fanOut (see the documentation).
+        maxOrdersPerDay, dayTimeZone and dayStartsAt (the day maxOrdersPerDay counts; midnight UTC without them),
+        tradingWindows, outsideWindow, fanOut (see the documentation).
       </div>
       <div className="d-flex align-items-center gap-2 mt-2">
         <button type="submit" className="btn btn-sm btn-primary" disabled={busy}>

@@ -348,12 +348,29 @@ describe('controls on the signal path', () => {
 
   // The day was UTC's only: a New York futures trader's count started afresh at 19:00 (20:00 in
   // winter) New York time, in the middle of the evening session.
-  it("maxOrdersPerDay counts the day of dayTimeZone: dated, refused and given back in that zone's day", async () => {
+  it.each([
     // A zone whose date is not UTC's now: Kiritimati is UTC+14, Pago Pago UTC-11.
-    const zone = new Date().getUTCHours() >= 11 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
-    const dateIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
-    expect(dateIn(zone)).not.toBe(dateIn('UTC'));
-    const trader = await traderWith('day-zone@example.com', { maxOrdersPerDay: 1, dayTimeZone: zone });
+    [
+      'dayTimeZone',
+      () => ({ dayTimeZone: new Date().getUTCHours() >= 11 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago' }),
+    ],
+    // A start an hour from now: now is in the day before's (UTC's, or UTC-1's in UTC's last hour).
+    [
+      'dayStartsAt',
+      () => {
+        const hour = new Date().getUTCHours();
+        const start = `${String((hour === 23 ? 22 : hour) + 1).padStart(2, '0')}:00`;
+        return hour === 23 ? { dayTimeZone: 'Etc/GMT+1', dayStartsAt: start } : { dayStartsAt: start };
+      },
+    ],
+  ] as const)('maxOrdersPerDay counts the day of %s: dated, refused and given back in that day', async (key, day) => {
+    const settings: { dayTimeZone?: string; dayStartsAt?: string } = day();
+    const zone = settings.dayTimeZone ?? 'UTC';
+    const [h = 0, m = 0] = (settings.dayStartsAt ?? '00:00').split(':').map(Number);
+    const dateIn = (timeZone: string, startMinutes = 0) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(Date.now() - startMinutes * 60_000));
+    const today = dateIn(zone, h * 60 + m);
+    const trader = await traderWith(`day-${key}@example.com`, { maxOrdersPerDay: 1, ...settings });
     const counts = async () => {
       const { rows } = await t.services.db.$client.query<{ day: string; day_count: number }>(
         `select c.day::text as day, c.day_count from hook_order_counts c
@@ -362,7 +379,7 @@ describe('controls on the signal path', () => {
       );
       return rows[0];
     };
-    // One the broker rejects is given back to the zone's day.
+    // One the broker rejects is given back to that day.
     const rejected = await postSignal(t, trader.shortKey, {
       ...BUY,
       client_id: 'day-z1',
@@ -370,14 +387,16 @@ describe('controls on the signal path', () => {
     });
     expect(rejected.json()).toMatchObject({ status: 'ExecutionError' });
     await eventually(async () => (await counts())?.day_count === 0);
-    expect(await counts()).toEqual({ day: dateIn(zone), day_count: 0 });
+    expect(await counts()).toEqual({ day: today, day_count: 0 });
     expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-z2' })).statusCode).toBe(201);
     const another = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-z3' });
+    const from = settings.dayStartsAt ? `, from ${settings.dayStartsAt}` : '';
     expect(another.json()).toMatchObject({
       rule: 'maxOrdersPerDay',
-      message: `maxOrdersPerDay: this webhook's 1 orders today (${zone}) are reached`,
+      message: `maxOrdersPerDay: this webhook's 1 orders today (${zone}${from}) are reached`,
     });
-    // Counted on UTC's day, the order of the zone's day before is no order of today.
+    // Counted on UTC's date, the order of the day before is no order of today.
+    expect(today).not.toBe(dateIn('UTC'));
     await t.services.db.$client.query(
       `update hook_order_counts set day = $1 where hook_id = (select id from hooks where short_key = $2)`,
       [dateIn('UTC'), trader.shortKey],

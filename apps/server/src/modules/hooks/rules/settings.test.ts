@@ -63,7 +63,7 @@ describe('maxOrdersPerDay', () => {
   });
 });
 
-describe('dayTimeZone', () => {
+describe('dayTimeZone and dayStartsAt', () => {
   it('is a region, UTC or GMT, and only beside maxOrdersPerDay; unknown names and abbreviations are refused', () => {
     for (const [rules, message] of [
       [{ maxOrdersPerDay: 5, dayTimeZone: 'America/Nowhere' }, 'dayTimeZone: unknown time zone: America/Nowhere'],
@@ -73,6 +73,9 @@ describe('dayTimeZone', () => {
       ],
       [{ maxOrdersPerDay: 5, dayTimeZone: 5 }, 'dayTimeZone: must be a time zone such as America/New_York'],
       [{ maxOrdersPerMinute: 5, dayTimeZone: 'America/New_York' }, 'dayTimeZone: needs maxOrdersPerDay'],
+      [{ maxOrdersPerMinute: 5, dayStartsAt: '17:00' }, 'dayStartsAt: needs maxOrdersPerDay'],
+      [{ maxOrdersPerDay: 5, dayStartsAt: '24:00' }, 'dayStartsAt: must be HH:MM (00:00 to 23:59)'],
+      [{ maxOrdersPerDay: 5, dayStartsAt: '5pm' }, 'dayStartsAt: must be HH:MM (00:00 to 23:59)'],
     ] as const) {
       expect(parseHookRules(JSON.stringify(rules))).toEqual({ ok: false, message });
     }
@@ -80,6 +83,9 @@ describe('dayTimeZone', () => {
       const rules = { maxOrdersPerDay: 5, dayTimeZone };
       expect(parseHookRules(JSON.stringify(rules))).toEqual({ ok: true, rules });
     }
+    // CME's day: from 17:00 Chicago time.
+    const cme = { maxOrdersPerDay: 5, dayTimeZone: 'America/Chicago', dayStartsAt: '17:00' };
+    expect(parseHookRules(JSON.stringify(cme))).toEqual({ ok: true, rules: cme });
   });
 });
 

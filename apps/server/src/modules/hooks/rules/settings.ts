@@ -74,8 +74,13 @@ export const hookRulesSchema = z.strictObject({
   // The last minute's instants are kept in one row (hook_order_counts.recent): bounded.
   maxOrdersPerMinute: count.max(MAX_PER_MINUTE, { error: `at most ${MAX_PER_MINUTE}` }).optional(),
   maxOrdersPerDay: count.optional(),
-  // The zone whose midnight starts maxOrdersPerDay's day (UTC when left out, as before it existed).
+  // The zone and the time of day (its midnight when left out) that start maxOrdersPerDay's day:
+  // UTC's midnight when both are left out, as before they existed.
   dayTimeZone: z.string({ error: 'must be a time zone such as America/New_York' }).optional(),
+  dayStartsAt: z
+    .string({ error: 'must be HH:MM' })
+    .regex(HH_MM, { error: 'must be HH:MM (00:00 to 23:59)' })
+    .optional(),
   tradingWindows: z.array(windowSchema).max(50).optional(),
   outsideWindow: z.enum(['refuse', 'queue'], { error: 'must be refuse or queue' }).optional(),
   fanOut: z.array(fanOutSchema).max(10).optional(),
@@ -246,9 +251,9 @@ function windowProblem(rules: HookRules): string | undefined {
 }
 
 function dayZoneProblem(rules: HookRules): string | undefined {
-  if (rules.dayTimeZone === undefined) return undefined;
-  if (rules.maxOrdersPerDay === undefined) return 'dayTimeZone: needs maxOrdersPerDay';
-  return zoneProblem('dayTimeZone', rules.dayTimeZone);
+  const lone = (['dayTimeZone', 'dayStartsAt'] as const).find((key) => rules[key] !== undefined);
+  if (lone && rules.maxOrdersPerDay === undefined) return `${lone}: needs maxOrdersPerDay`;
+  return rules.dayTimeZone === undefined ? undefined : zoneProblem('dayTimeZone', rules.dayTimeZone);
 }
 
 /** An IANA zone named by its region, UTC or GMT; `key: reason` otherwise. */
