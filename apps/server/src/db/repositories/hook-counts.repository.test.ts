@@ -69,4 +69,47 @@ describe('releaseHookCount', () => {
     const after = await pool.query('select day_count from hook_order_counts where hook_id = $1', [hookId]);
     expect(after.rows).toEqual([{ day_count: 0 }]);
   });
+
+  // Dated in UTC whatever the hook's dayTimeZone: a repeat's count went back to no day at all
+  // while the zone's date was not UTC's, and the day's limit stayed one order short.
+  it("gives back to the day of the hook's time zone", async () => {
+    const trader = await setupTrader(t, 'release-zone@example.com');
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from hooks where key = $1', [trader.hook.key]);
+    const hookId = Number(rows[0]?.id);
+    const timeZone = new Date().getUTCHours() >= 11 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const limits = { perMinute: null, perDay: 1, timeZone };
+    const taken = await takeHookCount(pool, hookId, limits);
+    if (!('at' in taken)) throw new Error('not counted');
+    expect(await takeHookCount(pool, hookId, limits)).toEqual({ reached: 'day' });
+    await releaseHookCount(pool, hookId, taken.at, 'neverStoredZone00001', { timeZone });
+    const day = await pool.query('select day::text, day_count from hook_order_counts where hook_id = $1', [hookId]);
+    expect(day.rows).toEqual([
+      { day: new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date()), day_count: 0 },
+    ]);
+  });
+
+  // A futures day starts in the evening (CME's at 17:00 Chicago time): before that hour, the
+  // orders count for the day that started the evening before.
+  it('dates the day from its start time (dayStartsAt): before it, the day before', async () => {
+    const trader = await setupTrader(t, 'release-start@example.com');
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from hooks where key = $1', [trader.hook.key]);
+    const hookId = Number(rows[0]?.id);
+    // An hour from now (UTC): now is before the day's start, so in the day before.
+    const now = new Date();
+    const hour = now.getUTCHours();
+    const startsAt = hour < 23 ? `${String(hour + 1).padStart(2, '0')}:00` : '23:59';
+    const [h = 0, m = 0] = startsAt.split(':').map(Number);
+    const expected = new Date(now.getTime() - (h * 60 + m) * 60_000).toISOString().slice(0, 10);
+    const limits = { perMinute: null, perDay: 1, timeZone: 'UTC', startsAt };
+    const taken = await takeHookCount(pool, hookId, limits);
+    if (!('at' in taken)) throw new Error('not counted');
+    const day = async () =>
+      (await pool.query('select day::text, day_count from hook_order_counts where hook_id = $1', [hookId])).rows;
+    expect(await day()).toEqual([{ day: expected, day_count: 1 }]);
+    expect(await takeHookCount(pool, hookId, limits)).toEqual({ reached: 'day' });
+    await releaseHookCount(pool, hookId, taken.at, 'neverStoredStart0001', limits);
+    expect(await day()).toEqual([{ day: expected, day_count: 0 }]);
+  });
 });

@@ -209,9 +209,13 @@ const OUTCOMES = `with input as (
     where s.credit_held and not u.credit_held
   ), uncounted as (
     -- Placed nothing: its maxOrdersPerDay count goes back with its credit, once (the column is
-    -- cleared by this write), to the day it was taken for (a later day's count starts afresh).
-    select s.hook_id, (s.day_counted_at at time zone 'utc')::date as day, count(*)::int as n
-    from signals s join updated u on u.id = s.id
+    -- cleared by this write), to the day it was taken for (a later day's count starts afresh), in
+    -- the hook's dayTimeZone (checked by PostgreSQL when saved) from its dayStartsAt (HH:MM), as
+    -- takeHookCount dates it.
+    select s.hook_id, ((s.day_counted_at at time zone coalesce(h.rules->>'dayTimeZone', 'UTC'))
+        - coalesce(h.rules->>'dayStartsAt', '00:00')::interval)::date as day,
+      count(*)::int as n
+    from signals s join updated u on u.id = s.id join hooks h on h.id = s.hook_id
     where s.day_counted_at is not null and u.day_counted_at is null and s.hook_id is not null
     group by s.hook_id, day
   ), counts_held as materialized (

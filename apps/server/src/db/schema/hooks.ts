@@ -70,7 +70,7 @@ export const hookOrderCounts = pgTable(
       .notNull()
       .references(() => hooks.id, { onDelete: 'cascade' }),
     recent: timestamp('recent', { withTimezone: true }).array().notNull().default([]),
-    /** The UTC day `dayCount` counts. */
+    /** The day `dayCount` counts: from the rules' dayStartsAt in their dayTimeZone (midnight UTC without them). */
     day: date('day', { mode: 'string' }).notNull(),
     dayCount: integer('day_count').notNull().default(0),
   },

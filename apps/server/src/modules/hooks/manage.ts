@@ -119,6 +119,7 @@ export async function updateHook(services: Services, actor: Actor, key: string, 
   if (values.rules?.fanOut) await checkFanOut(services, actor, hook, values.rules.fanOut);
   if (values.rules?.maxPosition !== undefined) checkPositionsReported(services, hook.providerName);
   if (values.rules?.maxNotional !== undefined) checkNotionalKnown(services, hook.providerName);
+  if (values.rules?.dayTimeZone !== undefined) await checkDayZoneKnown(services, values.rules.dayTimeZone);
   if (Object.keys(values).length === 0) return hook;
   await services.db.transaction(async (tx) => {
     await updateHookRow(tx, hook.id, values);
@@ -178,6 +179,19 @@ function checkPositionsReported(services: Services, providerName: string): void 
 function checkNotionalKnown(services: Services, providerName: string): void {
   const title = lotsAt(services.brokers.get(providerName));
   if (title !== undefined) throw new AppError('VALIDATION', lotsRefusal(title).message, { field: 'rules' });
+}
+
+/**
+ * maxOrdersPerDay's day is dated by PostgreSQL in dayTimeZone: a zone the engine knows but this
+ * database's time zone data does not (one newer than it, Europe/Kyiv before 2022) would fail the
+ * count of every signal, so it is refused when saved instead.
+ */
+async function checkDayZoneKnown(services: Services, zone: string): Promise<void> {
+  try {
+    await services.db.$client.query('select now() at time zone $1', [zone]);
+  } catch {
+    throw new AppError('VALIDATION', `dayTimeZone: unknown time zone here: ${zone}`, { field: 'rules' });
+  }
 }
 
 export async function deleteHook(services: Services, actor: Actor, key: string): Promise<boolean> {

@@ -62,7 +62,7 @@ function wayOutOfWindow(
  * Counts the signal for maxOrdersPer*: a count to give back if not stored, a refusal, or our
  * outage. A close or cancel is counted while within the limits, but never refused by them (then
  * placed uncounted): it cannot open or grow a position, and a trader must always be able to get
- * out, not be held in a position until the next UTC day because the day's orders are reached.
+ * out, not be held in a position until the next day because the day's orders are reached.
  */
 export async function countSignal(
   rt: SignalRuntime,

@@ -19,6 +19,17 @@ function render(HookRules: FakeHandler) {
   return { ...view, onSaved, editor, save };
 }
 
+describe('the risk controls editor', () => {
+  // The day of maxOrdersPerDay was UTC's, unsaid: a New York trader's count started afresh at 19:00.
+  it('names dayTimeZone among the keys and in its example', () => {
+    const { editor } = render(() => ({ data: { hookUpdate: { key: 'h1', rules: '{}' } } }));
+    expect(
+      screen.getByText(/dayTimeZone and dayStartsAt \(the day maxOrdersPerDay counts; midnight UTC without them\)/),
+    ).toBeTruthy();
+    expect(JSON.parse(editor.placeholder)).toMatchObject({ maxOrdersPerDay: 50, dayTimeZone: 'America/New_York' });
+  });
+});
+
 describe('saving risk controls', () => {
   it('keeps what was typed while the save was in flight, unsaved, instead of the server’s formatting', async () => {
     const answer = deferred<GraphQLPayload>();

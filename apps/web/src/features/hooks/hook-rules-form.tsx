@@ -17,6 +17,7 @@ const EXAMPLE = `{
   "maxNotional": 5000,
   "maxOrdersPerMinute": 5,
   "maxOrdersPerDay": 50,
+  "dayTimeZone": "America/New_York",
   "tradingWindows": [{ "days": ["mon", "tue", "wed", "thu", "fri"], "from": "09:30", "to": "16:00", "timeZone": "America/New_York" }],
   "outsideWindow": "refuse"
 }`;
@@ -118,7 +119,8 @@ export function HookRulesForm({
       <div id={`${id}-help`} className="form-text">
         Signals breaking a control are refused and logged with the control's name. Empty: no controls. Keys:
         maxLagSeconds, sourceAddresses, symbols, symbolMap, maxQuantity, maxNotional, maxPosition, maxOrdersPerMinute,
-        maxOrdersPerDay, tradingWindows, outsideWindow, fanOut (see the documentation).
+        maxOrdersPerDay, dayTimeZone and dayStartsAt (the day maxOrdersPerDay counts; midnight UTC without them),
+        tradingWindows, outsideWindow, fanOut (see the documentation).
       </div>
       <div className="d-flex align-items-center gap-2 mt-2">
         <button type="submit" className="btn btn-sm btn-primary" disabled={busy}>

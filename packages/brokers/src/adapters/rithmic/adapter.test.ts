@@ -289,6 +289,21 @@ describe('orders', () => {
     expect(sent('RequestNewOrder').length).toBe(before);
   });
 
+  // TradingView's {{exchange}}:{{ticker}} names the E-minis' exchange CME_MINI (CBOT_MINI for YM):
+  // sent as the exchange, it had no trade route, and every such alert was refused.
+  it.each([
+    ['CME_MINI:ESH2027', 'CME', 'ESH7'],
+    ['cbot_mini:YMH2027', 'CBOT', 'YMH7'],
+    ['CME_MINI:ES1!', 'CME', undefined],
+  ])('places %s on the exchange Rithmic names (%s)', async (symbol, exchange, contract) => {
+    await broker.placeOrder(ctx, session, input({ ...ES, symbol }));
+    expect(lastOrder()).toMatchObject({
+      exchange,
+      trade_route: 'simulator',
+      ...(contract ? { symbol: contract } : {}),
+    });
+  });
+
   it('refuses an exchange without a trade route before placing, naming the routes', async () => {
     const before = sent('RequestNewOrder').length;
     const error = await failure(broker.placeOrder(ctx, session, input({ ...ES, symbol: 'EUREX:FDAXH2027' })));

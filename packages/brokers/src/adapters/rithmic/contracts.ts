@@ -32,6 +32,12 @@ const EXCHANGES: Readonly<Record<string, readonly string[]>> = {
 };
 const EXCHANGE_OF = new Map(Object.entries(EXCHANGES).flatMap(([exchange, roots]) => roots.map((r) => [r, exchange])));
 
+/**
+ * A prefix's exchange as Rithmic names it: TradingView's {{exchange}} puts the E-minis and micros on
+ * CME_MINI (CBOT_MINI, NYMEX_MINI, COMEX_MINI), which has no trade route: they trade on CME (WIRE.md §2).
+ */
+const exchangeOf = (prefix: string): string => prefix.toUpperCase().replace(/^(CME|CBOT|NYMEX|COMEX)_MINI$/, '$1');
+
 const FRONT_MONTH_TTL_MS = 60 * 60_000;
 const MAX_ENTRIES = 1_000;
 const frontMonths = new Map<string, { contract: Contract; until: number }>();
@@ -45,7 +51,7 @@ export function contractOf(order: Pick<Order, 'symbol' | 'exchange'>, now: numbe
     throw invalid(`${order.symbol} is not a futures contract; give one as ESH2027 or ES1!`);
   if (parts.kind === 'continuous_future' && parts.position !== 1)
     throw invalid(`only the front month (${parts.root}1!) is resolved; name the month of ${order.symbol}`);
-  const exchange = order.exchange?.toUpperCase() ?? EXCHANGE_OF.get(parts.root);
+  const exchange = order.exchange === undefined ? EXCHANGE_OF.get(parts.root) : exchangeOf(order.exchange);
   // No example exchange: one that does not list the root (CME for Eurex's FESX) would be refused there.
   if (!exchange)
     throw invalid(

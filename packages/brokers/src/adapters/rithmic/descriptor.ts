@@ -74,7 +74,8 @@ export const rithmicDescriptor: BrokerDescriptor = {
         'Futures by contract month: ESH2027, ESH27 and ESH7 are all sent as ESH7; ES1! is the front month Rithmic ' +
         'names (ES2! and later are not resolved: name the month). The exchange is known for CME Group roots (ES, ' +
         'NQ, RTY, YM, ZB, ZN, CL, GC, 6E, … and their micros); otherwise prefix the exchange as Rithmic names it ' +
-        '(CME:SR3H2027).',
+        "(CME:SR3H2027); TradingView's CME_MINI, CBOT_MINI, NYMEX_MINI and COMEX_MINI are sent as CME, CBOT, " +
+        'NYMEX and COMEX.',
     },
     class: { values: ['future'], comments: 'Futures, through the trade route Rithmic gives for the exchange.' },
     action: {

@@ -422,6 +422,28 @@ describe('positions at Saxo, named by their listing (AAPL:xnas)', () => {
   });
 });
 
+describe('Saxo listings named by their ExchangeId (NASDAQ) or their code (xnas)', () => {
+  const held = [{ symbol: 'AAPL:xnas', quantity: 8 }];
+  const sell = (quantity: number, exchange: string) =>
+    normalizeOrderOrThrow({ symbol: 'AAPL', action: 'sell', quantity, extra: { exchange } });
+
+  // extra.exchange NASDAQ, as Saxo's descriptor documents it, matched no position (Saxo names them
+  // AAPL:xnas): the sell of the Nasdaq long was no way out, and maxPosition took it for a new short.
+  it('are one listing for the way out and for maxPosition', () => {
+    expect(wayOut(sell(8, 'NASDAQ'), held)).toBe(true);
+    expect(wayOut(sell(8, 'nasdaq'), held)).toBe(true);
+    expect(wayOut(sell(8, 'XETR'), held)).toBe(false);
+    expect(wayOut(sell(9, 'NASDAQ'), held)).toBe(false);
+    const rules = compileRules({ maxPosition: 5 });
+    if (!rules) throw new Error('no rules');
+    expect(checkWithBroker(rules, sell(8, 'NASDAQ'), { positions: held })).toBeUndefined();
+    expect(checkWithBroker(rules, sell(8, 'NYSE'), { positions: held })).toEqual({
+      rule: 'maxPosition',
+      message: "maxPosition: AAPL position would be -8 (now 0), more than this webhook's maximum of 5",
+    });
+  });
+});
+
 describe('maxNotional of options and futures', () => {
   const rules = compileRules({ maxNotional: 10_000 });
   if (!rules) throw new Error('no rules');

@@ -14,6 +14,7 @@ import {
   valuedByLegs,
 } from './check.ts';
 import type { CompiledRules } from './compile.ts';
+import { exchangeName, routedExchange } from './exchange-name.ts';
 
 /** What to ask the broker before the order may go; undefined: nothing. */
 export interface BrokerNeeds {
@@ -133,7 +134,7 @@ function instrumentKey(symbol: string): {
   // Saxo names a position by its listing, the exchange after the ticker in lower case (AAPL:xnas,
   // BRKb:xnys): read as the exchange AAPL's ticker XNAS, it matched no signal's symbol.
   const listed = /^([^:]+):([a-z][a-z0-9]*)$/.exec(symbol.trim());
-  if (listed?.[1] && listed[2]) return { ...instrumentKey(listed[1]), exchange: listed[2].toUpperCase() };
+  if (listed?.[1] && listed[2]) return { ...instrumentKey(listed[1]), exchange: exchangeName(listed[2]) };
   const plain = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
   const market = symbol.replace(/^([^:/]+\/[^:/]+):[A-Za-z0-9]+$/, '$1');
   try {
@@ -223,10 +224,6 @@ function checkPosition(order: Order, max: number, facts: BrokerFacts, price: num
   }
   return undefined;
 }
-
-/** The exchange Saxo trades the order on (extra.exchange), upper-cased; undefined: none named. */
-const routedExchange = (order: Order): string | undefined =>
-  order.extra?.exchange === undefined ? undefined : String(order.extra.exchange).toUpperCase();
 
 function positionOver(
   order: Order,

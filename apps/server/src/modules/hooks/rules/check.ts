@@ -4,6 +4,7 @@
 // names its rule by the settings key, which the answer and the activity entry carry.
 import { duplicateKey, exchangePrefix, isExitAction, type Order, type OrderLeg, PLACEHOLDER } from '@router/orders';
 import { type CompiledRules, localTime } from './compile.ts';
+import { exchangeName, routedExchange } from './exchange-name.ts';
 
 export interface RuleRefusal {
   /** The settings key that refused: `maxQuantity`, `sourceAddresses`, … */
@@ -169,10 +170,11 @@ export function checkOrder(rules: CompiledRules, order: Order, lotsAt?: string):
     const allowed = (symbol: string, exchanges: readonly string[]) =>
       rules.symbols?.has(symbol) ||
       (exchanges.length > 0 && exchanges.every((exchange) => rules.symbols?.has(`${exchange}:${symbol}`)));
-    const routed = order.extra?.exchange === undefined ? [] : [String(order.extra.exchange).toUpperCase()];
+    const routed = [routedExchange(order) ?? []].flat();
+    const prefix = order.exchange === undefined ? [] : [exchangeName(order.exchange)];
     const symbols = order.legs?.length
       ? order.legs.map((leg) => ({ symbol: leg.symbol.toUpperCase(), exchanges: routed }))
-      : [{ symbol: order.symbol.toUpperCase(), exchanges: [order.exchange?.toUpperCase() ?? [], routed].flat() }];
+      : [{ symbol: order.symbol.toUpperCase(), exchanges: [...prefix, ...routed] }];
     const denied = symbols.find((s) => !allowed(s.symbol, s.exchanges));
     // A close or cancel of a symbol taken off the list is the way out of what it left (a sell of
     // the long held is lifted by the positions: rules-gate.ts's unlessWayOut).

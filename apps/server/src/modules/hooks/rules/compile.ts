@@ -3,6 +3,7 @@
 // all, so its signals take no step of this module.
 import { BlockList } from 'node:net';
 import { exchangePrefix, parseSymbol, writtenSymbol } from '@router/orders';
+import { exchangeName } from './exchange-name.ts';
 import {
   addSource,
   type FanOutLeg,
@@ -57,7 +58,8 @@ export function compileRules(settings: HookRules | null): CompiledRules | null {
   if (settings.symbols?.length) {
     compiled.symbols = new Set(
       settings.symbols.flatMap((s) => {
-        const prefix = exchangePrefix(s);
+        const written = exchangePrefix(s);
+        const prefix = written === undefined ? undefined : exchangeName(written);
         return [writtenSymbol(s), canonical(s)].map((name) => (prefix ? `${prefix}:${name}` : name));
       }),
     );

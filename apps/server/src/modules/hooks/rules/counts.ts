@@ -5,7 +5,8 @@
 // rejected (or that was never sent, or that reconciliation finds so later) gives back its day's
 // count only, once, with the write of that outcome (recordSignalOutcomes): the day's orders are
 // those placed, the minute's every one sent. Counted in PostgreSQL, so two server instances share
-// the limits.
+// the limits. The day starts at the settings' dayStartsAt (midnight when none is given) in their
+// dayTimeZone (UTC when none is given).
 
 import { releaseHookCount, takeHookCount } from '../../../db/repositories/hook-counts.repository.ts';
 import type { Queryable } from '../../../db/repositories/signals.repository.ts';
@@ -30,15 +31,17 @@ export async function takeCount(
   if (rules.perMinute === undefined && rules.perDay === undefined) return undefined;
   // A maximum stored before saving checked it (settings.ts) may be past the column's int.
   const perDay = rules.perDay === undefined ? null : Math.min(rules.perDay, INT_MAX);
-  const limits = { perMinute: rules.perMinute ?? null, perDay };
+  const timeZone = rules.settings.dayTimeZone ?? 'UTC';
+  const day = { timeZone, startsAt: rules.settings.dayStartsAt ?? '00:00' };
+  const limits = { perMinute: rules.perMinute ?? null, perDay, ...day };
   const taken = await takeHookCount(db, hookId, limits);
   if ('at' in taken) {
-    return { at: taken.at, release: (signalId) => releaseHookCount(db, hookId, taken.at, signalId) };
+    return { at: taken.at, release: (signalId) => releaseHookCount(db, hookId, taken.at, signalId, day) };
   }
   return taken.reached === 'day'
     ? {
         rule: 'maxOrdersPerDay',
-        message: `maxOrdersPerDay: this webhook's ${limits.perDay} orders today (UTC) are reached`,
+        message: `maxOrdersPerDay: this webhook's ${limits.perDay} orders today (${timeZone}${rules.settings.dayStartsAt ? `, from ${rules.settings.dayStartsAt}` : ''}) are reached`,
       }
     : {
         rule: 'maxOrdersPerMinute',

@@ -346,6 +346,65 @@ describe('controls on the signal path', () => {
     expect(await balanceOf(t, trader.userId)).toBe(49);
   });
 
+  // The day was UTC's only: a New York futures trader's count started afresh at 19:00 (20:00 in
+  // winter) New York time, in the middle of the evening session.
+  it.each([
+    // A zone whose date is not UTC's now: Kiritimati is UTC+14, Pago Pago UTC-11.
+    [
+      'dayTimeZone',
+      () => ({ dayTimeZone: new Date().getUTCHours() >= 11 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago' }),
+    ],
+    // A start an hour from now: now is in the day before's (UTC's, or UTC-1's in UTC's last hour).
+    [
+      'dayStartsAt',
+      () => {
+        const hour = new Date().getUTCHours();
+        const start = `${String((hour === 23 ? 22 : hour) + 1).padStart(2, '0')}:00`;
+        return hour === 23 ? { dayTimeZone: 'Etc/GMT+1', dayStartsAt: start } : { dayStartsAt: start };
+      },
+    ],
+  ] as const)('maxOrdersPerDay counts the day of %s: dated, refused and given back in that day', async (key, day) => {
+    const settings: { dayTimeZone?: string; dayStartsAt?: string } = day();
+    const zone = settings.dayTimeZone ?? 'UTC';
+    const [h = 0, m = 0] = (settings.dayStartsAt ?? '00:00').split(':').map(Number);
+    const dateIn = (timeZone: string, startMinutes = 0) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(Date.now() - startMinutes * 60_000));
+    const today = dateIn(zone, h * 60 + m);
+    const trader = await traderWith(`day-${key}@example.com`, { maxOrdersPerDay: 1, ...settings });
+    const counts = async () => {
+      const { rows } = await t.services.db.$client.query<{ day: string; day_count: number }>(
+        `select c.day::text as day, c.day_count from hook_order_counts c
+          join hooks h on h.id = c.hook_id where h.short_key = $1`,
+        [trader.shortKey],
+      );
+      return rows[0];
+    };
+    // One the broker rejects is given back to that day.
+    const rejected = await postSignal(t, trader.shortKey, {
+      ...BUY,
+      client_id: 'day-z1',
+      stop_loss_price_distance: 1_000_000,
+    });
+    expect(rejected.json()).toMatchObject({ status: 'ExecutionError' });
+    await eventually(async () => (await counts())?.day_count === 0);
+    expect(await counts()).toEqual({ day: today, day_count: 0 });
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-z2' })).statusCode).toBe(201);
+    const another = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-z3' });
+    const from = settings.dayStartsAt ? `, from ${settings.dayStartsAt}` : '';
+    expect(another.json()).toMatchObject({
+      rule: 'maxOrdersPerDay',
+      message: `maxOrdersPerDay: this webhook's 1 orders today (${zone}${from}) are reached`,
+    });
+    // Counted on UTC's date, the order of the day before is no order of today.
+    expect(today).not.toBe(dateIn('UTC'));
+    await t.services.db.$client.query(
+      `update hook_order_counts set day = $1 where hook_id = (select id from hooks where short_key = $2)`,
+      [dateIn('UTC'), trader.shortKey],
+    );
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-z4' })).statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+  });
+
   it('maxOrdersPerDay reached: a close is still placed (the way out), a new order is not', async () => {
     const trader = await traderWith('day-close@example.com', { maxOrdersPerDay: 1 });
     expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-c1' })).statusCode).toBe(201);
@@ -630,6 +689,24 @@ describe('symbols with an exchange prefix', () => {
     expect(checkOrder(rules, order('AAPL', 'NASDAQ'))).toBeUndefined();
     expect(checkOrder(rules, order('NASDAQ:AAPL'))).toBeUndefined();
     expect(checkOrder(rules, order('MSFT', 'XETR'))).toBeUndefined();
+  });
+
+  // extra.exchange xnas (the listing as Saxo's positions name it, which the way out documents) was
+  // refused as XNAS:AAPL by an entry NASDAQ:AAPL: the same listing.
+  it("an order routed by Saxo's listing code (xnas) is allowed by the exchange's entry (NASDAQ:AAPL)", () => {
+    const rules = compileRules({ symbols: ['NASDAQ:AAPL'] });
+    if (!rules) throw new Error('no rules');
+    const order = (symbol: string, exchange: string) =>
+      normalizeOrderOrThrow({ symbol, action: 'buy', quantity: 1, extra: { exchange } });
+    expect(checkOrder(rules, order('AAPL', 'xnas'))).toBeUndefined();
+    expect(checkOrder(rules, order('NASDAQ:AAPL', 'XNAS'))).toBeUndefined();
+    expect(checkOrder(rules, order('AAPL', 'xnys'))).toEqual({
+      rule: 'symbols',
+      message: "symbols: NYSE:AAPL is not among this webhook's symbols",
+    });
+    const byCode = compileRules({ symbols: ['xnas:AAPL'] });
+    if (!byCode) throw new Error('no rules');
+    expect(checkOrder(byCode, order('AAPL', 'NASDAQ'))).toBeUndefined();
   });
 });
 

@@ -63,6 +63,32 @@ describe('maxOrdersPerDay', () => {
   });
 });
 
+describe('dayTimeZone and dayStartsAt', () => {
+  it('is a region, UTC or GMT, and only beside maxOrdersPerDay; unknown names and abbreviations are refused', () => {
+    for (const [rules, message] of [
+      [{ maxOrdersPerDay: 5, dayTimeZone: 'America/Nowhere' }, 'dayTimeZone: unknown time zone: America/Nowhere'],
+      [
+        { maxOrdersPerDay: 5, dayTimeZone: 'EST' },
+        "dayTimeZone: EST is an abbreviation, which is read here as America/Panama (EST keeps no daylight saving time, BST is Dhaka's); name the region, such as America/New_York or Europe/London",
+      ],
+      [{ maxOrdersPerDay: 5, dayTimeZone: 5 }, 'dayTimeZone: must be a time zone such as America/New_York'],
+      [{ maxOrdersPerMinute: 5, dayTimeZone: 'America/New_York' }, 'dayTimeZone: needs maxOrdersPerDay'],
+      [{ maxOrdersPerMinute: 5, dayStartsAt: '17:00' }, 'dayStartsAt: needs maxOrdersPerDay'],
+      [{ maxOrdersPerDay: 5, dayStartsAt: '24:00' }, 'dayStartsAt: must be HH:MM (00:00 to 23:59)'],
+      [{ maxOrdersPerDay: 5, dayStartsAt: '5pm' }, 'dayStartsAt: must be HH:MM (00:00 to 23:59)'],
+    ] as const) {
+      expect(parseHookRules(JSON.stringify(rules))).toEqual({ ok: false, message });
+    }
+    for (const dayTimeZone of ['America/New_York', 'America/Chicago', 'UTC']) {
+      const rules = { maxOrdersPerDay: 5, dayTimeZone };
+      expect(parseHookRules(JSON.stringify(rules))).toEqual({ ok: true, rules });
+    }
+    // CME's day: from 17:00 Chicago time.
+    const cme = { maxOrdersPerDay: 5, dayTimeZone: 'America/Chicago', dayStartsAt: '17:00' };
+    expect(parseHookRules(JSON.stringify(cme))).toEqual({ ok: true, rules: cme });
+  });
+});
+
 describe('the other numbers', () => {
   // A fanOut multiplier of 1e300 was saved: every copy was an order of 1e300 shares (or Infinity).
   it('are refused past a bound no trader means, while settings stored before still load', () => {

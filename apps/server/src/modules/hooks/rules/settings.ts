@@ -74,6 +74,13 @@ export const hookRulesSchema = z.strictObject({
   // The last minute's instants are kept in one row (hook_order_counts.recent): bounded.
   maxOrdersPerMinute: count.max(MAX_PER_MINUTE, { error: `at most ${MAX_PER_MINUTE}` }).optional(),
   maxOrdersPerDay: count.optional(),
+  // The zone and the time of day (its midnight when left out) that start maxOrdersPerDay's day:
+  // UTC's midnight when both are left out, as before they existed.
+  dayTimeZone: z.string({ error: 'must be a time zone such as America/New_York' }).optional(),
+  dayStartsAt: z
+    .string({ error: 'must be HH:MM' })
+    .regex(HH_MM, { error: 'must be HH:MM (00:00 to 23:59)' })
+    .optional(),
   tradingWindows: z.array(windowSchema).max(50).optional(),
   outsideWindow: z.enum(['refuse', 'queue'], { error: 'must be refuse or queue' }).optional(),
   fanOut: z.array(fanOutSchema).max(10).optional(),
@@ -120,6 +127,7 @@ export function parseHookRules(text: string): RulesResult {
     emptyListProblem(rules) ??
     addressProblem(rules) ??
     windowProblem(rules) ??
+    dayZoneProblem(rules) ??
     mapProblem(rules) ??
     fanOutProblem(rules);
   if (problem) return fail(problem);
@@ -235,17 +243,30 @@ const UNIVERSAL: ReadonlySet<string> = new Set(['UTC', 'GMT']);
 function windowProblem(rules: HookRules): string | undefined {
   for (const [i, w] of (rules.tradingWindows ?? []).entries()) {
     if (w.from >= w.to) return `tradingWindows[${i}]: ends (${w.to}) before it starts (${w.from})`;
-    let zone: string;
-    try {
-      zone = new Intl.DateTimeFormat('en-US', { timeZone: w.timeZone }).resolvedOptions().timeZone;
-    } catch {
-      return `tradingWindows[${i}].timeZone: unknown time zone: ${w.timeZone}`;
-    }
-    if (!w.timeZone.includes('/') && !UNIVERSAL.has(w.timeZone.toUpperCase())) {
-      return `tradingWindows[${i}].timeZone: ${w.timeZone} is an abbreviation, which is read here as ${zone} (EST keeps no daylight saving time, BST is Dhaka's); name the region, such as America/New_York or Europe/London`;
-    }
+    const problem = zoneProblem(`tradingWindows[${i}].timeZone`, w.timeZone);
+    if (problem) return problem;
   }
   if (rules.outsideWindow && !rules.tradingWindows?.length) return 'outsideWindow: needs tradingWindows';
+  return undefined;
+}
+
+function dayZoneProblem(rules: HookRules): string | undefined {
+  const lone = (['dayTimeZone', 'dayStartsAt'] as const).find((key) => rules[key] !== undefined);
+  if (lone && rules.maxOrdersPerDay === undefined) return `${lone}: needs maxOrdersPerDay`;
+  return rules.dayTimeZone === undefined ? undefined : zoneProblem('dayTimeZone', rules.dayTimeZone);
+}
+
+/** An IANA zone named by its region, UTC or GMT; `key: reason` otherwise. */
+function zoneProblem(key: string, name: string): string | undefined {
+  let zone: string;
+  try {
+    zone = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return `${key}: unknown time zone: ${name}`;
+  }
+  if (!name.includes('/') && !UNIVERSAL.has(name.toUpperCase())) {
+    return `${key}: ${name} is an abbreviation, which is read here as ${zone} (EST keeps no daylight saving time, BST is Dhaka's); name the region, such as America/New_York or Europe/London`;
+  }
   return undefined;
 }
 
