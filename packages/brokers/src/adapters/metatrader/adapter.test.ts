@@ -286,8 +286,30 @@ describe('answers', () => {
     expect(limited).toMatchObject({
       kind: 'RateLimited',
       message: "MetaTrader: MetaApi's rate limit was reached; retry after 3 s",
+      retryAfter: '3',
     });
     expect(world.fake.trades().length).toBe(before + 1);
+  });
+
+  it('429: the wait MetaApi recommends travels as Retry-After; none said, none made up', async () => {
+    const trade = `/users/current/accounts/${DEMO_ID}/trade`;
+    const error = { id: 1, error: 'TooManyRequestsError', message: 'The trade API allows 10 cpu credits per 1s' };
+    const recommendedRetryTime = new Date(Date.now() + 7_900).toISOString();
+    world.fake.inject({
+      method: 'POST',
+      path: trade,
+      status: 429,
+      body: { ...error, metadata: { recommendedRetryTime } },
+    });
+    const recommended = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
+    expect([recommended.kind, recommended.retryAfter]).toEqual(['RateLimited', '8']);
+    world.fake.inject({ method: 'POST', path: trade, status: 429, body: error });
+    const unsaid = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
+    expect(unsaid).toMatchObject({
+      kind: 'RateLimited',
+      message: "MetaTrader: MetaApi's rate limit was reached",
+      retryAfter: undefined,
+    });
   });
 
   it('a timed-out trade is not resent; its outcome is unknown and reconciliation finds the order by our id', async () => {
