@@ -287,7 +287,8 @@ describe('errors', () => {
     const orders = fake.book.orders.length;
     fake.auth.penalize('/v1/order/placeorder', 15);
     const long = await failure(broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 })));
-    expect(long).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false });
+    // The wait Tradovate asks for (p-time) is the caller's Retry-After.
+    expect(long).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '15' });
     fake.auth.penalize('/v1/order/placeorder', 1);
     const rushed = { ...ctx, signal: AbortSignal.timeout(200) };
     const cut = await failure(
@@ -296,8 +297,15 @@ describe('errors', () => {
     expect(cut).toMatchObject({
       kind: 'RateLimited',
       message: 'Tradovate: too many requests; the 1 s wait Tradovate asks for outlasts the deadline',
+      retryAfter: '1',
     });
     expect(fake.book.orders.length).toBe(orders);
+  });
+
+  it('an empty 429 (the block after repeated penalties) tells the caller to retry in about an hour', async () => {
+    fake.inject({ path: '/v1/order/placeorder', status: 429 });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 })));
+    expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '3600' });
   });
 
   it.each([
