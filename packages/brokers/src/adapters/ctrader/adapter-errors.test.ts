@@ -31,6 +31,7 @@ describe('errors', () => {
     expect(error).toMatchObject({
       kind: 'RateLimited',
       message: 'cTrader: Rate limit reached (BLOCKED_PAYLOAD_TYPE); retry after 30 s',
+      retryAfter: '30',
     });
     expect(c.sent('ProtoOANewOrderReq', since)).toHaveLength(1);
   });
