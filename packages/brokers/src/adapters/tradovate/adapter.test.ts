@@ -230,6 +230,22 @@ describe('errors', () => {
     expect(found).toMatchObject({ match: 'exact', order: { id: String(fake.book.orders.at(-1)?.id) } });
   });
 
+  it("an order the exchange rejects after Tradovate took it is found rejected with the exchange's reason", async () => {
+    const placed = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'ESZ6', action: 'buy', quantity: 1, limit_price: 5000 }),
+    );
+    const order = fake.book.orders.find((item) => String(item.id) === placed.id);
+    if (!order) throw new Error('no order');
+    fake.book.rejectAtExchange(order, 'OtherExecutionRelated', 'Price out of range');
+    expect(await broker.findByBrokerId(ctx, session, accountId, placed.id)).toEqual({
+      id: placed.id,
+      status: 'rejected',
+      status_description: 'Tradovate order Rejected: Price out of range (OtherExecutionRelated)',
+    });
+  });
+
   it('an HTTP 200 failureReason Unauthorized refuses that order, not the token (a refused token is a 401)', async () => {
     const place = () => broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 }));
     fake.inject({
