@@ -31,6 +31,7 @@ describe('errors', () => {
     expect(error).toMatchObject({
       kind: 'RateLimited',
       message: 'cTrader: Rate limit reached (BLOCKED_PAYLOAD_TYPE); retry after 30 s',
+      retryAfter: '30',
     });
     expect(c.sent('ProtoOANewOrderReq', since)).toHaveLength(1);
   });
@@ -86,10 +87,19 @@ describe('errors', () => {
       method: 'WS',
       path: 'ProtoOANewOrderReq',
       status: 2142,
-      body: { errorCode: 'SERVER_IS_UNDER_MAINTENANCE', description: 'Server is under maintenance' },
+      body: {
+        errorCode: 'SERVER_IS_UNDER_MAINTENANCE',
+        description: 'Server is under maintenance',
+        maintenanceEndTimestamp: Date.parse('2026-12-05T06:00:00Z'),
+      },
     });
     const error = await failure(c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-maint'));
-    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: false });
+    // The end cTrader names (ProtoOAErrorRes.maintenanceEndTimestamp, WIRE.md §8) tells when to come back.
+    expect(error).toMatchObject({
+      kind: 'BrokerUnavailable',
+      outcomeUnknown: false,
+      message: 'cTrader: Server is under maintenance (SERVER_IS_UNDER_MAINTENANCE); until 2026-12-05T06:00:00.000Z',
+    });
   });
 
   it('a generic error (UNKNOWN_ERROR) to a submission is no refusal: outcome unknown, sent once', async () => {

@@ -204,6 +204,32 @@ describe('orders', () => {
     ]);
   });
 
+  it("prices finer than the symbol's digits go in its digits, never past the trader's, and are accepted", async () => {
+    const since = c.fake.records.length;
+    // TradingView computes levels such as {{close}}*0.99: 1.0812345 has 7 decimals, EUR/USD takes 5.
+    const buy = await c.place(
+      {
+        symbol: 'EURUSD',
+        action: 'buy',
+        quantity: 1000,
+        type: 'limit',
+        limit_price: 1.0812345,
+        stop_loss_price: 1.0712345,
+        take_profit_price: 1.0912345,
+      },
+      'sig-digits-buy',
+    );
+    const sell = await c.place(
+      { symbol: 'XAUUSD', action: 'sell', quantity: 1, type: 'stop', stop_price: 2600.123 },
+      'sig-digits-sell',
+    );
+    expect(c.sent('ProtoOANewOrderReq', since)).toEqual([
+      expect.objectContaining({ limitPrice: 1.08123, stopLoss: 1.07124, takeProfit: 1.09124 }),
+      expect.objectContaining({ stopPrice: 2600.13 }),
+    ]);
+    expect([buy.status, sell.status]).toEqual(['accepted', 'accepted']);
+  });
+
   it('a take profit distance finer than 1/100000 never brings the exit closer than the trader asked', async () => {
     const since = c.fake.records.length;
     // 5.4 hundred-thousandths: 5 would take the profit 0.000004 short of the trader's level.

@@ -111,7 +111,8 @@ export const ctraderDescriptor: BrokerDescriptor = {
       examples: [2650.5],
       comments:
         'For limit and stop_limit orders. A stop_limit is sent as cTrader sends it: the stop price and a ' +
-        'slippage in points up to the limit, so the limit must be at or beyond the stop (above for a buy).',
+        'slippage in points up to the limit, so the limit must be at or beyond the stop (above for a buy). ' +
+        "Prices go in the symbol's digits, never past yours: a buy's rounded down, a sell's up.",
     },
     stop_price: { examples: [2700], comments: 'For stop and stop_limit orders.' },
     take_profit_price: {

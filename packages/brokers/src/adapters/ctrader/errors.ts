@@ -51,11 +51,22 @@ export function answerError(message: WireMessage, mutating = false): BrokerError
   const code = stringField(message.payload, 'errorCode') ?? fallback;
   const description = stringField(message.payload, 'description')?.trim();
   const retryAfter = decimalField(message.payload, 'retryAfter');
+  // Maintenance names its end (ms): the trader is told when trading comes back.
+  const maintenanceEnd = decimalField(message.payload, 'maintenanceEndTimestamp');
   const text = description ? `${description} (${code})` : code;
-  const message_ = retryAfter !== undefined ? `${text}; retry after ${retryAfter} s` : text;
+  const message_ =
+    retryAfter !== undefined
+      ? `${text}; retry after ${retryAfter} s`
+      : maintenanceEnd !== undefined && Number.isFinite(new Date(maintenanceEnd).getTime())
+        ? `${text}; until ${new Date(maintenanceEnd).toISOString()}`
+        : text;
   const kind = matchException(ctraderDescriptor.exceptions, code) ?? 'InvalidOrder';
   // "Generic error" names no reason the request was refused: what was sent may have been acted on.
-  return new BrokerError(kind, CTRADER_TITLE, message_, { outcomeUnknown: mutating && code === 'UNKNOWN_ERROR' });
+  // The wait cTrader asks for (WIRE.md §8) is the caller's Retry-After.
+  return new BrokerError(kind, CTRADER_TITLE, message_, {
+    outcomeUnknown: mutating && code === 'UNKNOWN_ERROR',
+    ...(retryAfter !== undefined ? { retryAfter: String(Math.max(1, Math.ceil(retryAfter))) } : {}),
+  });
 }
 
 /** Seconds cTrader asks to wait before the same request is accepted again, for a rate-limit refusal. */

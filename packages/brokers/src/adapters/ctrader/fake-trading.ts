@@ -1,6 +1,7 @@
 // The fake's answers to an authorized account's messages, as cTrader gives them: a new order is
-// validated like the server does (symbol, volume limits, prices per order type, absolute SL/TP
-// refused on market orders, text lengths, margin) and refused with ProtoOAOrderErrorEvent; an
+// validated like the server does (symbol, volume limits, prices per order type and in the
+// symbol's digits, absolute SL/TP refused on market orders, text lengths, margin) and refused
+// with ProtoOAOrderErrorEvent; an
 // accepted one gets ProtoOAExecutionEvent ORDER_ACCEPTED (echoing clientMsgId) and, for a market
 // order, ORDER_FILLED after it (no echo), as in execution-event.*.json.
 import type { JsonRecord } from '../../core/json-read.ts';
@@ -42,6 +43,10 @@ function execution(account: number, executionType: number, parts: JsonRecord, ec
   return { name: 'ProtoOAExecutionEvent', payload, echo };
 }
 
+/** A price written with at most `digits` decimals (binary noise aside). */
+const onDigits = (price: number, digits: number) =>
+  Math.abs(price * 10 ** digits - Math.round(price * 10 ** digits)) < 1e-6;
+
 /** Why cTrader would refuse this ProtoOANewOrderReq, as [errorCode, description], or undefined. */
 function refusal(book: FakeBook, account: FakeAccount, request: JsonRecord): [string, string] | undefined {
   const symbol = book.symbol(Number(request.symbolId));
@@ -58,6 +63,14 @@ function refusal(book: FakeBook, account: FakeAccount, request: JsonRecord): [st
     return ['TRADING_BAD_PRICES', 'Limit price is for LIMIT orders only and required there'];
   if ((request.stopPrice !== undefined) !== (type === 3 || type === 6))
     return ['TRADING_BAD_PRICES', 'Stop price is for STOP and STOP_LIMIT orders only and required there'];
+  for (const field of ['limitPrice', 'stopPrice', 'stopLoss', 'takeProfit']) {
+    const price = request[field];
+    if (price !== undefined && !onDigits(Number(price), symbol.digits))
+      return [
+        'TRADING_BAD_PRICES',
+        `Order ${field} = ${price} has more digits than symbol allows. Allowed ${symbol.digits} digits`,
+      ];
+  }
   if (type === 6 && request.slippageInPoints === undefined)
     return ['INVALID_REQUEST', 'STOP_LIMIT needs slippageInPoints'];
   if (type === 1 && (request.stopLoss !== undefined || request.takeProfit !== undefined))

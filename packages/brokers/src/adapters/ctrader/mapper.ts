@@ -3,11 +3,13 @@
 //   {symbol: EURUSD, action: buy, quantity: 1000, stop_loss_price_distance: 0.005}
 //   → {symbolId: 1, orderType: 1, tradeSide: 1, volume: 100000, relativeStopLoss: 500, clientOrderId: "…"}
 // Volume counts hundredths of a unit; relative stops count 1/100000 of a price unit; a stop-limit's
-// limit travels as a slippage in whole points (10^-digits) from the stop price, never past the limit.
+// limit travels as a slippage in whole points (10^-digits) from the stop price, never past the limit;
+// prices go in the symbol's digits (cTrader refuses more: TRADING_BAD_PRICES).
 import type { Order } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
 import type { JsonRecord } from '../../core/json-read.ts';
+import { positiveOnTick } from '../../core/ticks.ts';
 import { CLIENT_ORDER_ID_MAX, CTRADER_TITLE } from './descriptor.ts';
 import type { SymbolDetails } from './symbols.ts';
 
@@ -118,40 +120,51 @@ function timeInForce(order: Order): JsonRecord {
   return { timeInForce: value };
 }
 
-/** The prices, checked now; a stop-limit's slippage counts the symbol's points. */
+/**
+ * A price in the symbol's digits, which cTrader refuses more of: never past the trader's (a buy's
+ * down, a sell's up; a stop alike, as the other adapters round it), refused if that takes it to 0.
+ */
+function inDigits(value: number, buying: boolean, field: string, symbol: SymbolDetails): number {
+  return positiveOnTick(value, 10 ** -symbol.digits, buying ? 'down' : 'up', (m) => refuse(`${field} ${m}`));
+}
+
+/** The prices, checked now, in the symbol's digits; a stop-limit's slippage counts the symbol's points. */
 function prices(order: Order, side: number): (symbol: SymbolDetails) => JsonRecord {
   const need = (value: number | undefined, field: string) => {
     if (value === undefined) throw refuse(`a ${order.type} order needs ${field}`);
     return value;
   };
+  const buying = side === TRADE_SIDE.BUY;
   switch (order.type) {
     case 'market':
       return () => ({});
     case 'limit': {
-      const limitPrice = need(order.limit_price, 'limit_price');
-      return () => ({ limitPrice });
+      const limit = need(order.limit_price, 'limit_price');
+      return (symbol) => ({ limitPrice: inDigits(limit, buying, 'limit_price', symbol) });
     }
     case 'stop': {
-      const stopPrice = need(order.stop_price, 'stop_price');
-      return () => ({ stopPrice });
+      const stop = need(order.stop_price, 'stop_price');
+      return (symbol) => ({ stopPrice: inDigits(stop, buying, 'stop_price', symbol) });
     }
     case 'stop_limit': {
       const stop = need(order.stop_price, 'stop_price');
       const limit = need(order.limit_price, 'limit_price');
-      const beyond = side === TRADE_SIDE.BUY ? limit - stop : stop - limit;
-      if (beyond < 0) {
-        throw refuse(
-          `a stop_limit ${side === TRADE_SIDE.BUY ? 'buy' : 'sell'} needs its limit at or beyond its stop price`,
-        );
+      const beyond = (from: number) => (buying ? limit - from : from - limit);
+      if (beyond(stop) < 0) {
+        throw refuse(`a stop_limit ${buying ? 'buy' : 'sell'} needs its limit at or beyond its stop price`);
       }
-      // Whole points toward the stop: the limit cTrader derives never goes past the trader's
+      // Whole points from the stop as sent: the limit cTrader derives never goes past the trader's
       // (a buy's above it, a sell's below it); the epsilon keeps 0.0002 (1.9999… points) at 20.
-      return (symbol) => ({ stopPrice: stop, slippageInPoints: Math.floor(beyond * 10 ** symbol.digits + 1e-6) });
+      return (symbol) => {
+        const stopPrice = inDigits(stop, buying, 'stop_price', symbol);
+        return { stopPrice, slippageInPoints: Math.floor(beyond(stopPrice) * 10 ** symbol.digits + 1e-6) };
+      };
     }
   }
 }
 
-function protection(order: Order): JsonRecord {
+/** Stop loss and take profit: distances checked now, absolute prices in the symbol's digits. */
+function protection(order: Order, side: number): (symbol: SymbolDetails) => JsonRecord {
   const takeDistance = numberExtra(order, 'take_profit_distance');
   if (order.stop_loss_price !== undefined && order.stop_loss_price_distance !== undefined)
     throw refuse('give stop_loss_price or stop_loss_price_distance, not both');
@@ -165,12 +178,15 @@ function protection(order: Order): JsonRecord {
   const relativeStopLoss = relative(order.stop_loss_price_distance, 'stop_loss_price_distance');
   // The tolerance keeps a distance already in whole steps (0.00051 × 100000 = 51.00000000000001) where it is.
   const relativeTakeProfit = relative(takeDistance, 'extra.take_profit_distance', (value) => Math.ceil(value - 1e-6));
-  return {
-    ...(order.stop_loss_price !== undefined ? { stopLoss: order.stop_loss_price } : {}),
-    ...(order.take_profit_price !== undefined ? { takeProfit: order.take_profit_price } : {}),
+  // The exits trade the other side: a long's take profit is a sell, rounded up, its stop loss too.
+  const exitBuys = side !== TRADE_SIDE.BUY;
+  const { stop_loss_price: stopLoss, take_profit_price: takeProfit } = order;
+  return (symbol) => ({
+    ...(stopLoss !== undefined ? { stopLoss: inDigits(stopLoss, exitBuys, 'stop_loss_price', symbol) } : {}),
+    ...(takeProfit !== undefined ? { takeProfit: inDigits(takeProfit, exitBuys, 'take_profit_price', symbol) } : {}),
     ...(relativeStopLoss !== undefined ? { relativeStopLoss } : {}),
     ...(relativeTakeProfit !== undefined ? { relativeTakeProfit } : {}),
-  };
+  });
 }
 
 /**
@@ -187,7 +203,7 @@ export function toNewOrder(order: Order, clientOrderId: string): (symbol: Symbol
   const volume = hundredthsOf(quantity);
   const priced = prices(order, tradeSide);
   const timed = timeInForce(order);
-  const protect = protection(order);
+  const protect = protection(order, tradeSide);
   return (symbol) => ({
     symbolId: symbol.symbolId,
     orderType: ORDER_TYPE[order.type],
@@ -195,7 +211,7 @@ export function toNewOrder(order: Order, clientOrderId: string): (symbol: Symbol
     volume: withinLimits(volume, quantity, symbol),
     ...priced(symbol),
     ...timed,
-    ...protect,
+    ...protect(symbol),
     ...(label !== undefined ? { label } : {}),
     ...(comment !== undefined ? { comment } : {}),
     clientOrderId,

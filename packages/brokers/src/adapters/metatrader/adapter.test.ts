@@ -158,6 +158,31 @@ describe('MetaTrader 4 and suffixed servers', () => {
   });
 });
 
+describe('MetaTrader 4 pending orders', () => {
+  it('MT4: a gtc limit goes without an expiration (MT4 takes a set time only) and rests; gtd sends its time', async () => {
+    const mt4 = await world.broker.connect(world.ctx, {
+      credentials: { login: '7654321', password: 'mt4-pass', server: 'ICMarketsSC-Demo02' },
+    });
+    const before = world.fake.trades().length;
+    const on = (signal: Record<string, unknown>) => world.broker.placeOrder(world.ctx, mt4, input(mt4, signal));
+    const gtc = await on({ symbol: 'EURUSD', action: 'buy', quantity: 0.01, limit_price: 1.07 });
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    const gtd = await on({
+      symbol: 'EURUSD',
+      action: 'buy',
+      quantity: 0.01,
+      limit_price: 1.07,
+      duration: 'gtd',
+      extra: { expiration: at },
+    });
+    const [first, second] = tradesSince(world.fake, before);
+    expect(first).toMatchObject({ actionType: 'ORDER_TYPE_BUY_LIMIT', openPrice: 1.07 });
+    expect(first?.expiration).toBeUndefined();
+    expect(second?.expiration).toEqual({ type: 'ORDER_TIME_SPECIFIED', time: at });
+    expect([gtc.status, gtd.status]).toEqual(['accepted', 'accepted']);
+  });
+});
+
 describe('answers', () => {
   it('on a server whose site token is missing: BrokerUnavailable, not the login refused (no deactivation)', async () => {
     const before = world.fake.trades().length;
@@ -261,8 +286,30 @@ describe('answers', () => {
     expect(limited).toMatchObject({
       kind: 'RateLimited',
       message: "MetaTrader: MetaApi's rate limit was reached; retry after 3 s",
+      retryAfter: '3',
     });
     expect(world.fake.trades().length).toBe(before + 1);
+  });
+
+  it('429: the wait MetaApi recommends travels as Retry-After; none said, none made up', async () => {
+    const trade = `/users/current/accounts/${DEMO_ID}/trade`;
+    const error = { id: 1, error: 'TooManyRequestsError', message: 'The trade API allows 10 cpu credits per 1s' };
+    const recommendedRetryTime = new Date(Date.now() + 7_900).toISOString();
+    world.fake.inject({
+      method: 'POST',
+      path: trade,
+      status: 429,
+      body: { ...error, metadata: { recommendedRetryTime } },
+    });
+    const recommended = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
+    expect([recommended.kind, recommended.retryAfter]).toEqual(['RateLimited', '8']);
+    world.fake.inject({ method: 'POST', path: trade, status: 429, body: error });
+    const unsaid = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
+    expect(unsaid).toMatchObject({
+      kind: 'RateLimited',
+      message: "MetaTrader: MetaApi's rate limit was reached",
+      retryAfter: undefined,
+    });
   });
 
   it('a timed-out trade is not resent; its outcome is unknown and reconciliation finds the order by our id', async () => {

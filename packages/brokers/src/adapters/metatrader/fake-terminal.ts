@@ -129,7 +129,9 @@ export function createTerminal(mt: MtAccount, investor: boolean, nextTicket: () 
       if (above ? open <= (buy ? market.ask : market.bid) : open >= (buy ? market.ask : market.bid))
         return INVALID_PRICE;
       const expiration = trade.expiration as { type?: string; time?: string } | undefined;
-      if (expiration?.type === 'ORDER_TIME_DAY' && mt.platform === 'mt4') return INVALID_EXPIRATION;
+      // MT4 takes only a set time (WIRE.md §4); without one an order rests until canceled.
+      if (expiration !== undefined && expiration.type !== 'ORDER_TIME_SPECIFIED' && mt.platform === 'mt4')
+        return INVALID_EXPIRATION;
       if (expiration?.type === 'ORDER_TIME_SPECIFIED' && !(Date.parse(expiration.time ?? '') > now))
         return INVALID_EXPIRATION;
     } else if (trade.expiration !== undefined) return INVALID_EXPIRATION;

@@ -66,8 +66,9 @@ function magic(order: Order): number | undefined {
 type Platform = MetaApiLink['platform'];
 
 /**
- * Market orders: the filling mode; pending orders: how long they rest (MT4 knows GTC and a set
- * time only, which the account's platform decides).
+ * Market orders: the filling mode; pending orders: how long they rest, as the account's platform
+ * takes it. MT4 takes a set time only (WIRE.md §4): a gtc order goes there without an expiration,
+ * which is MetaTrader's good till canceled.
  */
 function timing(order: Order): (platform: Platform) => Pick<MetatraderTrade, 'fillingModes' | 'expiration'> {
   const { duration, type } = order;
@@ -79,7 +80,7 @@ function timing(order: Order): (platform: Platform) => Pick<MetatraderTrade, 'fi
     if (duration === 'day') return () => ({});
     throw invalid(`duration: market orders take day, ioc or fok, not ${duration}`);
   }
-  if (duration === 'gtc') return () => ({ expiration: { type: 'ORDER_TIME_GTC' } });
+  if (duration === 'gtc') return (platform) => (platform === 'mt4' ? {} : { expiration: { type: 'ORDER_TIME_GTC' } });
   if (duration === 'day')
     return (platform) => {
       if (platform === 'mt4') throw invalid('duration: MetaTrader 4 has no day orders; use gtc or gtd');

@@ -4,14 +4,15 @@
 // (-11 disconnected during the trade, a timeout, a processing error, MT4's "no result") may have
 // reached the broker with an unknown outcome: reconciliation finds out, nothing is resent. What
 // cannot have created an order is sent once more: -10 (disconnected before the trade) at once,
-// a 429 when MetaApi asks to wait at most half a second.
+// a 429 when MetaApi asks to wait at most half a second; a longer wait is reported with it.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { decimalField, stringField } from '../../core/json-read.ts';
 import { accountPath, fail, type MetaApiLink, pause, retryAfterMs } from './client.ts';
-import { metatraderDescriptor } from './descriptor.ts';
+import { METATRADER_TITLE, metatraderDescriptor } from './descriptor.ts';
 import type { MetatraderTrade } from './mapper.ts';
 
 export const SUCCESS_CODES: ReadonlySet<number> = new Set([0, 10008, 10009, 10010, 10025]);
@@ -57,6 +58,19 @@ export function refusal(result: TradeResult) {
   return fail(matchException(metatraderDescriptor.exceptions, result.stringCode) ?? 'InvalidOrder', text);
 }
 
+/**
+ * MetaApi's 429 (WIRE.md §9) after `waitMs` (NaN: MetaApi said no time): the wait travels as the
+ * error's Retry-After, for the caller to be told when to try again.
+ */
+function rateLimited(waitMs: number): BrokerError {
+  const message = "MetaApi's rate limit was reached";
+  if (!Number.isFinite(waitMs)) return fail('RateLimited', message);
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new BrokerError('RateLimited', METATRADER_TITLE, `${message}; retry after ${seconds} s`, {
+    retryAfter: String(seconds),
+  });
+}
+
 /** Sends one trade request; resends only what MetaApi says never reached the broker. */
 export async function sendTrade(
   ctx: BrokerContext,
@@ -74,12 +88,12 @@ export async function sendTrade(
     });
     const again = attempt === 0 && !ctx.signal?.aborted;
     if (answer.status === 429) {
-      const wait = retryAfterMs(answer, now(), MAX_RETRY_WAIT_MS + 1);
+      const wait = retryAfterMs(answer, now(), Number.NaN);
       if (again && wait <= MAX_RETRY_WAIT_MS) {
         await pause(wait, ctx.signal);
         continue;
       }
-      throw fail('RateLimited', `MetaApi's rate limit was reached; retry after ${Math.ceil(wait / 1000)} s`);
+      throw rateLimited(wait);
     }
     const result = readResult(answer.body);
     if (result.numericCode === NOT_DELIVERED && again) continue;

@@ -230,6 +230,22 @@ describe('errors', () => {
     expect(found).toMatchObject({ match: 'exact', order: { id: String(fake.book.orders.at(-1)?.id) } });
   });
 
+  it("an order the exchange rejects after Tradovate took it is found rejected with the exchange's reason", async () => {
+    const placed = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'ESZ6', action: 'buy', quantity: 1, limit_price: 5000 }),
+    );
+    const order = fake.book.orders.find((item) => String(item.id) === placed.id);
+    if (!order) throw new Error('no order');
+    fake.book.rejectAtExchange(order, 'OtherExecutionRelated', 'Price out of range');
+    expect(await broker.findByBrokerId(ctx, session, accountId, placed.id)).toEqual({
+      id: placed.id,
+      status: 'rejected',
+      status_description: 'Tradovate order Rejected: Price out of range (OtherExecutionRelated)',
+    });
+  });
+
   it('an HTTP 200 failureReason Unauthorized refuses that order, not the token (a refused token is a 401)', async () => {
     const place = () => broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 }));
     fake.inject({
@@ -287,7 +303,8 @@ describe('errors', () => {
     const orders = fake.book.orders.length;
     fake.auth.penalize('/v1/order/placeorder', 15);
     const long = await failure(broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 })));
-    expect(long).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false });
+    // The wait Tradovate asks for (p-time) is the caller's Retry-After.
+    expect(long).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '15' });
     fake.auth.penalize('/v1/order/placeorder', 1);
     const rushed = { ...ctx, signal: AbortSignal.timeout(200) };
     const cut = await failure(
@@ -296,8 +313,15 @@ describe('errors', () => {
     expect(cut).toMatchObject({
       kind: 'RateLimited',
       message: 'Tradovate: too many requests; the 1 s wait Tradovate asks for outlasts the deadline',
+      retryAfter: '1',
     });
     expect(fake.book.orders.length).toBe(orders);
+  });
+
+  it('an empty 429 (the block after repeated penalties) tells the caller to retry in about an hour', async () => {
+    fake.inject({ path: '/v1/order/placeorder', status: 429 });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 })));
+    expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '3600' });
   });
 
   it.each([

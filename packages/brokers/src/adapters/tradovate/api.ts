@@ -7,7 +7,7 @@
 // A penalty ticket means the request was not carried out: it is sent again, once, with the
 // ticket added, after the wait Tradovate asks for, when that wait fits the request's patience
 // (an order: the hook's answer deadline; a sign-in: longer) and the caller's deadline; otherwise
-// it is reported as RateLimited, and nothing was placed.
+// it is reported as RateLimited, with that wait as its Retry-After, and nothing was placed.
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError, type BrokerErrorKind } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
@@ -33,14 +33,20 @@ export interface TradovateRequest {
   patienceS?: number;
 }
 
-const rateLimited = (message: string) => new BrokerError('RateLimited', TRADOVATE_TITLE, message);
+/** A rate limit, with the seconds Tradovate asks to wait (p-time, WIRE.md §8) as its Retry-After when known. */
+const rateLimited = (message: string, waitS?: number) =>
+  new BrokerError('RateLimited', TRADOVATE_TITLE, message, {
+    ...(waitS !== undefined ? { retryAfter: String(Math.max(1, Math.ceil(waitS))) } : {}),
+  });
+/** The block a 429 means lasts about an hour (WIRE.md §8). */
+const BLOCK_S = 3600;
 
 /** 423 and an empty 429 are Tradovate's escalations after repeated penalty tickets. */
 // Tradovate refuses a sign-in in a 200 body and a token with 401 "Access is denied": a page (or
 // nothing) in their place is a proxy's or a CDN's, an outage the shared client reads (http.ts).
 function statusError(response: HttpResponse): BrokerError | undefined {
   if (response.status === 429)
-    return rateLimited('blocked after too many requests; Tradovate lifts the block after about an hour');
+    return rateLimited('blocked after too many requests; Tradovate lifts the block after about an hour', BLOCK_S);
   if (response.status === 423)
     return rateLimited('locked after repeated rate-limit violations; wait before trying again');
   return undefined;
@@ -162,9 +168,9 @@ export async function tradovateCall(
       );
     // Only a JSON body can carry the ticket back (WIRE.md §8); one ticket per request.
     if (!json || ticketed || seconds > (request.patienceS ?? PENALTY_WAIT_S))
-      throw rateLimited(`too many requests; Tradovate asks to wait ${seconds} s`);
+      throw rateLimited(`too many requests; Tradovate asks to wait ${seconds} s`, seconds);
     await pause(seconds * 1000, ctx.signal, () =>
-      rateLimited(`too many requests; the ${seconds} s wait Tradovate asks for outlasts the deadline`),
+      rateLimited(`too many requests; the ${seconds} s wait Tradovate asks for outlasts the deadline`, seconds),
     );
     return send({ ...json, 'p-ticket': ticket }, true);
   };

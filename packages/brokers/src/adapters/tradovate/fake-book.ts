@@ -149,6 +149,8 @@ export function createFakeBook(library: ContractLibrary, accounts: FakeAccount[]
     price: number;
   }> = [];
   const positions = new Map<string, { accountId: number; contractId: number; netPos: number; netPrice: number }>();
+  /** ExecutionReports of exchange rejections (GET /executionReport/deps). */
+  const reports: Json[] = [];
   let nextOrder = 8_812_345_678;
   let nextCommand = 9_900_000_001;
   let nextVersion = 7_700_000_001;
@@ -428,6 +430,14 @@ export function createFakeBook(library: ContractLibrary, accounts: FakeAccount[]
         ? versions.filter((item) => item.orderId === orderId)
         : [],
     fillsOf: (orderId: number) => fills.filter((item) => item.orderId === orderId),
+    reportsOf: (orderId: number) => reports.filter((item) => item.orderId === orderId),
+    /** Test support: the exchange rejects an order Tradovate accepted (an ExecutionReport, WIRE.md §5). */
+    rejectAtExchange(order: FakeOrder, rejectReason: string, text: string) {
+      order.ordStatus = 'Rejected';
+      const { id: orderId, action } = order;
+      const ordStatus = 'Rejected';
+      reports.push({ id: reports.length + 1, orderId, execType: 'Rejected', ordStatus, action, rejectReason, text });
+    },
     positionsOf: (userId: number) =>
       [...positions.values()]
         .filter(ownedBy(userId))

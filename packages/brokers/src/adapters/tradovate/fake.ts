@@ -199,6 +199,10 @@ export async function startTradovateFake(options: TradovateFakeOptions = {}) {
     answer((request) => book.fillsOf(num(query(request).masterid))),
   );
   app.get(
+    '/v1/executionReport/deps',
+    answer((request) => book.reportsOf(num(query(request).masterid))),
+  );
+  app.get(
     '/v1/position/list',
     answer((request) => book.positionsOf(who(request).user.userId)),
   );

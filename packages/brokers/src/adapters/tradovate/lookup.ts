@@ -1,5 +1,6 @@
 // Finding a Tradovate order again (core/find-order.ts picks the route). By its id:
-// GET /order/item?id= (status; the price comes from GET /fill/deps). By our clOrdId: Tradovate
+// GET /order/item?id= (status; the price comes from GET /fill/deps, an exchange's rejection
+// reason from GET /executionReport/deps). By our clOrdId: Tradovate
 // keeps it on the order's New command but has no query by it (WIRE.md §6), so the command list
 // is searched. That list is taken to hold at least the current trading session (since 17:00
 // Chicago time); for an older window nothing is proved (null).
@@ -24,14 +25,29 @@ async function averageFill(client: AccountClient, orderId: string): Promise<numb
   return quantity > 0 ? Math.round((value / quantity) * 1e6) / 1e6 : undefined;
 }
 
+/**
+ * Why the exchange rejected an order Tradovate had accepted (WIRE.md §5): the rejectReason and
+ * text of its ExecutionReport (GET /executionReport/deps?masterid=), "Price out of range (OtherExecutionRelated)".
+ */
+async function rejectionOf(client: AccountClient, orderId: string): Promise<string | undefined> {
+  const { body } = await client.call({ path: '/executionReport/deps', query: { masterid: orderId } });
+  const report = listOf(body)
+    .filter((item) => stringField(item, 'rejectReason') || stringField(item, 'text'))
+    .at(-1);
+  const reason = stringField(report, 'rejectReason');
+  const text = stringField(report, 'text')?.trim();
+  return text && reason ? `${text} (${reason})` : (text ?? reason);
+}
+
 export async function findById(client: AccountClient, orderId: string): Promise<OrderResponse | null> {
   if (!/^\d+$/.test(orderId)) return null;
   const answer = await client.call({ path: '/order/item', query: { id: orderId }, accept: [404] });
   if (answer.status === 404 || stringField(answer.body, 'id') !== orderId) return null;
   // Another account's order is not this connection account's.
   if (decimalField(answer.body, 'accountId') !== client.accountId) return null;
-  const filled = stringField(answer.body, 'ordStatus') === 'Filled';
-  return fromOrder(answer.body, filled ? await averageFill(client, orderId) : undefined);
+  const status = stringField(answer.body, 'ordStatus');
+  if (status === 'Rejected') return fromOrder(answer.body, undefined, await rejectionOf(client, orderId));
+  return fromOrder(answer.body, status === 'Filled' ? await averageFill(client, orderId) : undefined);
 }
 
 export async function listByClOrdId(

@@ -177,14 +177,14 @@ const FINAL: Record<string, OrderResponse['status']> = {
   Rejected: 'rejected',
 };
 
-/** An Order entity ({id, ordStatus, …}) and its average fill price → our response. */
-export function fromOrder(body: unknown, fillPrice?: number): OrderResponse {
+/** An Order entity ({id, ordStatus, …}), its average fill price and why it was rejected → our response. */
+export function fromOrder(body: unknown, fillPrice?: number, rejection?: string): OrderResponse {
   const id = stringField(body, 'id') ?? '';
   const status = stringField(body, 'ordStatus') ?? 'Unknown';
   return {
     id,
     status: FINAL[status] ?? 'accepted',
-    status_description: `Tradovate order ${status}`,
+    status_description: `Tradovate order ${status}${rejection ? `: ${rejection}` : ''}`,
     ...(fillPrice !== undefined ? { price: fillPrice } : {}),
   };
 }
