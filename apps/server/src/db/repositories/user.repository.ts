@@ -89,14 +89,20 @@ export async function setPasscode(
 }
 
 /**
- * Activates the pending secret `secret` (sealed, as stored): false when the factor is already
- * active or the secret was replaced meanwhile. One statement: of two activations at once, one wins.
+ * Activates the pending secret `pending` (sealed, as stored), stored from now on as `active`
+ * (sealed for the active factor): false when the factor is already active or the secret was
+ * replaced meanwhile. One statement: of two activations at once, one wins.
  */
-export async function activatePasscode(db: Executor, id: number, secret: string, activeAt: Date): Promise<boolean> {
+export async function activatePasscode(
+  db: Executor,
+  id: number,
+  secrets: { pending: string; active: string },
+  activeAt: Date,
+): Promise<boolean> {
   const rows = await db
     .update(users)
-    .set({ passcodeActiveAt: activeAt })
-    .where(and(eq(users.id, id), isNull(users.passcodeActiveAt), eq(users.passcodeSecret, secret)))
+    .set({ passcodeActiveAt: activeAt, passcodeSecret: secrets.active })
+    .where(and(eq(users.id, id), isNull(users.passcodeActiveAt), eq(users.passcodeSecret, secrets.pending)))
     .returning({ id: users.id });
   return rows.length === 1;
 }

@@ -125,7 +125,11 @@ describe('the referral journey', () => {
       `select metadata -> 'signup' as signup from accounts a join users u on u.id = a.user_id where u.email = $1`,
       ['carol@example.test'],
     );
-    expect(rows[0]?.signup).toEqual({ referrerCode: code, promotionCodes: ['WELCOME', 'SPRING'] });
+    expect(rows[0]?.signup).toEqual({
+      referrerCode: code,
+      promotionCodes: ['WELCOME', 'SPRING'],
+      client: expect.any(String),
+    });
     expect(await statsRow(code)).toMatchObject({ signups: '1', 'confirmed signups': '0', 'credits granted': '0' });
 
     const session = await confirmByMail('carol@example.test');

@@ -12,6 +12,7 @@ import { findUserByEmail, type UserRow } from '../../db/repositories/user.reposi
 import type { Services } from '../../services.ts';
 import { deliver, type Mail } from '../mail/mailer.ts';
 import {
+  apiTokenNoticeMail,
   changeEmailMail,
   confirmEmailMail,
   emailChangeNoticeMail,
@@ -132,4 +133,9 @@ export async function sendSecondFactorNotice(
 export async function sendPasswordReset(services: Services, user: UserRow): Promise<void> {
   const token = await newLink(services, user.id, 'password_reset', RESET_TTL_MS);
   send(services, passwordResetMail(services.config.PUBLIC_URL, user.email, token));
+}
+
+/** Tells the account's address that an API token was made (templates.ts apiTokenNoticeMail). */
+export function sendApiTokenNotice(services: Services, user: UserRow, suffix: string, at = new Date()): void {
+  send(services, apiTokenNoticeMail(services.config.PUBLIC_URL, user.email, suffix, at));
 }

@@ -7,6 +7,7 @@ import {
   gql,
   identityToken,
   SIGNIN,
+  STRONG_PASSWORD,
   totpCode,
   userWithSecondFactor,
 } from '../../../test/identity.ts';
@@ -51,6 +52,47 @@ describe('second factor', () => {
     expect(ok.data).toEqual({ userPasscodeUpdate: { isActive: true, secret: '' } });
     const active = await gql(t.app, PASSCODE, {}, bearer(token));
     expect(active.data).toEqual({ userPasscode: { secret: '', uri: '', qr: '', isActive: true } });
+  });
+
+  it('shows a seed being enrolled only to the session enrolling it: another session never learns the one activated', async () => {
+    const email = 'totp-two-sessions@example.test';
+    const { token: owner } = await confirmedUser(t, email);
+    const signedIn = await gql<{ signin: { token: string } }>(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email, password: STRONG_PASSWORD },
+    });
+    const other = signedIn.data?.signin.token ?? '';
+    const seed = async (token: string) =>
+      (await gql<{ userPasscode: { secret: string } }>(t.app, PASSCODE, {}, bearer(token))).data?.userPasscode.secret;
+    const first = (await seed(owner)) ?? '';
+    // Another session (perhaps a taken one) asking meanwhile gets a seed of its own, not the owner's.
+    const seen = await seed(other);
+    expect(seen).toMatch(/^[A-Z2-7]{32}$/);
+    expect(seen).not.toBe(first);
+    // The owner's page is then outdated; a reload gives a fresh seed, which the owner activates.
+    const outdated = await gql(t.app, UPDATE, { secret: first, passcode: totpCode(first) }, bearer(owner));
+    expect(outdated.errors?.[0]?.message).toBe('This code setup is outdated, please reload the page');
+    const fresh = (await seed(owner)) ?? '';
+    expect([first, seen]).not.toContain(fresh);
+    const on = await gql(t.app, UPDATE, { secret: fresh, passcode: totpCode(fresh) }, bearer(owner));
+    expect(on.data).toEqual({ userPasscodeUpdate: { isActive: true, secret: '' } });
+    // The other session ended with it; the activated seed signs in, the other one does not.
+    expect((await gql(t.app, PASSCODE, {}, bearer(other))).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const mfa = await identityToken(t, email);
+    const wrongSeed = await gql(
+      t.app,
+      SIGNIN,
+      { type: 'passcode', credentials: { passcode: totpCode(seen ?? '', 1) } },
+      bearer(mfa),
+    );
+    expect(wrongSeed.errors?.[0]?.message).toBe('The verification code is not valid');
+    const done = await gql<{ signin: { issuer: string } }>(
+      t.app,
+      SIGNIN,
+      { type: 'passcode', credentials: { passcode: totpCode(fresh, 1) } },
+      bearer(mfa),
+    );
+    expect(done.data?.signin.issuer).toBe('user');
   });
 
   it('requires the code after a password sign-in; the identity token opens nothing else', async () => {

@@ -28,13 +28,33 @@ export function totp(secret: string, email: string): TOTP {
 }
 
 const aad = (userId: number) => `users.passcode_secret:${userId}`;
+/**
+ * A secret being enrolled is sealed for the sign-in session enrolling it: another session of the
+ * user (perhaps the one that made the owner turn the factor on) cannot read the seed the owner is
+ * about to activate, and so cannot make its codes afterwards.
+ */
+const pendingAad = (userId: number, sessionId: number) => `users.passcode_secret:${userId}:pending:${sessionId}`;
 
-export function sealPasscodeSecret(services: Services, userId: number, secret: string): string {
-  return sealText(services.secretsKey, secret, aad(userId));
+/** Sealed for the active factor, or with `sessionId` as that session's pending secret. */
+export function sealPasscodeSecret(services: Services, userId: number, secret: string, sessionId?: number): string {
+  return sealText(services.secretsKey, secret, sessionId === undefined ? aad(userId) : pendingAad(userId, sessionId));
 }
 
+/** The active factor's secret, else null (a pending one opens only for its session: openPendingSecret). */
 export function openPasscodeSecret(services: Services, user: UserRow): string | null {
-  return user.passcodeSecret ? openText(services.secretsKey, user.passcodeSecret, aad(user.id)) : null;
+  return user.passcodeSecret && user.passcodeActiveAt
+    ? openText(services.secretsKey, user.passcodeSecret, aad(user.id))
+    : null;
+}
+
+/** The secret this session is enrolling, else null (none, active, or another session's). */
+export function openPendingSecret(services: Services, user: UserRow, sessionId: number): string | null {
+  if (!user.passcodeSecret || user.passcodeActiveAt) return null;
+  try {
+    return openText(services.secretsKey, user.passcodeSecret, pendingAad(user.id, sessionId));
+  } catch {
+    return null;
+  }
 }
 
 /**

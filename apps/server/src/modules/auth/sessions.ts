@@ -24,6 +24,8 @@ const TOUCH_EVERY_MS = 60_000;
 export interface IssuedToken {
   token: string;
   key: string;
+  /** The sessions row (for revokeOne). */
+  id: number;
 }
 
 export async function issueSession(
@@ -35,7 +37,7 @@ export async function issueSession(
   const token = newToken();
   const key = newKey();
   const ttlMs = TTL_MS[kind] ?? (kind === 'session' ? services.config.SESSION_TTL_DAYS * 86_400_000 : null);
-  await insertSession(services.db, {
+  const row = await insertSession(services.db, {
     key,
     userId,
     kind,
@@ -47,7 +49,7 @@ export async function issueSession(
   });
   // A new credential passes its address's failed-token limit from its first use.
   services.identity.failedAuth.succeeded(hashToken(token));
-  return { token, key };
+  return { token, key, id: row.id };
 }
 
 /** The active credential behind a bearer token, or null (unknown, expired, revoked). */

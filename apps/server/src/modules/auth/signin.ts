@@ -14,7 +14,7 @@ import { useSigninToken } from '../../db/repositories/session.repository.ts';
 import { findUserByEmail, findUserById } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { type Caller, parseInput } from './caller.ts';
-import { completeSignin, type SigninResult } from './complete-signin.ts';
+import { completeSignin, SIGNIN_EXPIRED, type SigninResult } from './complete-signin.ts';
 import { sendConfirmation } from './email-links.ts';
 import { verifyPasscode } from './passcode.ts';
 import { verifyPassword } from './password.ts';
@@ -88,8 +88,6 @@ async function socialSignin(caller: Caller, credentials: unknown, metadata: unkn
   });
   return completeSignin(services, user, ip, { method: issuer });
 }
-
-const SIGNIN_EXPIRED = 'Your sign-in has expired, please sign in again';
 
 /** The user behind the identity (mfa) token of the request, and that token's session id. */
 async function secondFactorUser(caller: Caller) {

@@ -25,6 +25,7 @@ import { sendConfirmation, sendSignupTaken } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { RULES } from './rate-limit.ts';
 import type { SocialIssuer } from './runtime.ts';
+import { signupClient } from './signup-client.ts';
 import { verifySocialToken } from './social.ts';
 
 export const EMAIL_TAKEN = 'This email is already registered';
@@ -39,14 +40,17 @@ export interface SignupInput {
   stripePriceId?: string | null;
 }
 
-/** Sign-up codes are kept on the account until billing and referrals use them (creditsTotal: the grants). */
-function signupMetadata(input: SignupInput): Record<string, unknown> {
+/**
+ * Sign-up codes are kept on the account until billing and referrals use them (creditsTotal: the
+ * grants), with the client that signed up (signup-client.ts).
+ */
+function signupMetadata(input: SignupInput, client: string): Record<string, unknown> {
   const codes = (input.promotionCode ?? '')
     .split(',')
     .map((c) => c.trim())
     .filter(Boolean)
     .slice(0, 10);
-  const signup: Record<string, unknown> = {};
+  const signup: Record<string, unknown> = { client };
   if (input.referrerCode) signup.referrerCode = input.referrerCode.slice(0, 64);
   if (codes.length) signup.promotionCodes = codes.map((c) => c.slice(0, 64));
   if (input.stripePriceId) signup.stripePriceId = input.stripePriceId.slice(0, 128);
@@ -91,7 +95,7 @@ export async function signup(caller: Caller, input: SignupInput): Promise<Signup
       issuer: identity.issuer,
       firstName: firstName ?? identity.firstName,
       lastName: lastName ?? identity.lastName,
-      accountMetadata: signupMetadata(input),
+      accountMetadata: signupMetadata(input, signupClient(services, ip)),
       referrer,
     });
   }
@@ -113,7 +117,12 @@ export async function signup(caller: Caller, input: SignupInput): Promise<Signup
     ? null
     : await createWithCredits(
         services,
-        { ...answer, passwordHash, emailConfirmedAt: null, accountMetadata: signupMetadata(input) },
+        {
+          ...answer,
+          passwordHash,
+          emailConfirmedAt: null,
+          accountMetadata: signupMetadata(input, signupClient(services, ip)),
+        },
         referrer,
       );
   if (!user) {

@@ -148,7 +148,7 @@ describe('social sign-in', () => {
     const { rows } = await t.services.db.$client.query(
       `select a.metadata from accounts a join users u on u.id = a.user_id where u.email = 'new@example.test'`,
     );
-    expect(rows[0].metadata.signup).toEqual({ promotionCodes: ['A', 'B'] });
+    expect(rows[0].metadata.signup).toEqual({ promotionCodes: ['A', 'B'], client: expect.any(String) });
   });
 
   it('refuses an ID token not bound to this browser: no nonce, another nonce, or one already used', async () => {

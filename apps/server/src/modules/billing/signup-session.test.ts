@@ -204,6 +204,42 @@ describe('accountSignupPaymentSession', () => {
     for (const event of takeEvents(b)) expect((await postEvent(b, event)).status).toBe(200);
   });
 
+  it('serves only the client that signed up: a stranger with the email gets no session, nor expires one', async () => {
+    await signup('victim@signup.test', { stripePriceId: PLAN_MONTHLY });
+    const own = await session({ email: 'victim@signup.test', price: PLAN_MONTHLY });
+    const ownId = own.data?.accountSignupPaymentSession.clientSecret.split('_secret_')[0] ?? '';
+    const sessions = () => b.fake.store.all('checkout.session').length;
+    const before = sessions();
+    const stranger = async (variables: Record<string, unknown>) => {
+      const res = await b.t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        remoteAddress: '203.0.113.77',
+        payload: { query: SESSION, variables },
+      });
+      return res.json() as { data?: { accountSignupPaymentSession: Session } | null; errors?: { message: string }[] };
+    };
+    // The open page's secret, a new page (which would expire the owner's), or one for a pack:
+    // answered as for an email nobody signed up with.
+    for (const variables of [
+      { email: 'victim@signup.test', price: PLAN_MONTHLY },
+      { email: 'victim@signup.test', price: PLAN_MONTHLY, coupon: 'WELCOME10' },
+      { email: 'victim@signup.test', price: PACK_100 },
+      { email: 'nobody@signup.test', price: PACK_100 },
+    ]) {
+      const answer = await stranger(variables);
+      expect(answer.data?.accountSignupPaymentSession, JSON.stringify(variables)).toBeUndefined();
+      expect(answer.errors?.[0]?.message, JSON.stringify(variables)).toBe(NO_RECENT_SIGNUP);
+    }
+    expect(sessions()).toBe(before);
+    expect(b.fake.store.get('checkout.session', ownId).status).toBe('open');
+    // The owner's reload still gets its page.
+    const reload = await session({ email: 'victim@signup.test', price: PLAN_MONTHLY });
+    expect(reload.data?.accountSignupPaymentSession.clientSecret).toBe(
+      own.data?.accountSignupPaymentSession.clientSecret,
+    );
+  });
+
   it('sends Stripe back only to our own origin', async () => {
     await signup('origin@signup.test', { stripePriceId: PACK_100 });
     await session({ email: 'origin@signup.test', price: PACK_100, success: 'https://evil.example/steal' });

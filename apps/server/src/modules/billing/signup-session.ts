@@ -1,8 +1,9 @@
 // `accountSignupPaymentSession` (SPEC §2 Signup checkout): right after sign-up, before the email
 // is confirmed, a Checkout session with ui_mode `elements` for the price chosen at sign-up; its
 // client secret drives Stripe's Payment Element on /signup/checkout. Only a sign-up of the last
-// 24 hours can be paid this way (later: Account & Billing, signed in); the answer for an unknown
-// email is the same, so it tells nothing about who is registered. A reload reuses the open
+// 24 hours can be paid this way (later: Account & Billing, signed in), and only by the client
+// (address) that signed up; the answer for an unknown email, or for anyone else, is the same, so
+// it tells nothing about who is registered and hands nobody another's payment page. A reload reuses the open
 // session; the promotion codes given at sign-up or a coupon become its discount. A plan is not
 // sold to an account that has one, nor to a customer whose plan Stripe holds as running before
 // its events reached us; a new plan session expires the plan pages still open.
@@ -20,6 +21,7 @@ import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import { type Caller, parseInput } from '../auth/caller.ts';
 import { RULES } from '../auth/rate-limit.ts';
+import { isSignupClient } from '../auth/signup-client.ts';
 import { describeProduct, findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
 import { ensureCustomer } from './customer.ts';
@@ -88,12 +90,18 @@ export async function createSignupPaymentSession(caller: Caller, input: SignupSe
     throw new AppError('VALIDATION', 'A price id starts with price_', { field: 'stripePriceId' });
   }
   const user = await findUserByEmail(services.db, email);
-  if (!user || Date.now() - user.createdAt.getTime() > SIGNUP_WINDOW_MS) {
+  const account = user && (await findAccountOfUser(services.db, user.id));
+  // Only the client that signed up (signup-client.ts): anyone else who knows the email is
+  // answered as for an unknown one, and gets no session of it.
+  if (
+    !user ||
+    Date.now() - user.createdAt.getTime() > SIGNUP_WINDOW_MS ||
+    !isSignupClient(services, caller.ip, account?.metadata)
+  ) {
     throw new AppError('VALIDATION', NO_RECENT_SIGNUP, { field: 'email' });
   }
   const product = await findProduct(services, input.stripePriceId);
   if (product.professional) throw new AppError('VALIDATION', 'This price is not on sale', { field: 'stripePriceId' });
-  const account = await findAccountOfUser(services.db, user.id);
   const subscription = product.type === ACCOUNT_TYPE.RECURRING;
   // A second plan is refused as on Account & Billing (HAS_PLAN), in words that tell an anonymous
   // caller nothing about the account: its credits would not add up, both would be charged.

@@ -127,6 +127,24 @@ export function secondFactorNoticeMail(
   );
 }
 
+/**
+ * To the account's address when an API token is made: a token can place orders and, unlike a
+ * sign-in session, outlives a password change or reset, so one made from a taken session would
+ * keep trading unseen. The owner learns of it and deletes it in Settings.
+ */
+export function apiTokenNoticeMail(publicUrl: string, to: string, suffix: string, at: Date): Mail {
+  const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return mail(
+    to,
+    `A new API token was created for your ${PRODUCT} account`,
+    [
+      `An API token ending in ${suffix} was created for your account on ${when}.`,
+      'If it was you, nothing more is needed. If it was not you, someone else is signed in to your account: an API token can place orders and keeps working after a password reset, so delete it in Settings now, then reset your password.',
+    ],
+    `${publicUrl}/me/settings`,
+  );
+}
+
 export function passwordResetMail(publicUrl: string, to: string, token: string): Mail {
   const link = `${publicUrl}/auth/password?token=${encodeURIComponent(token)}`;
   return mail(

@@ -12,7 +12,9 @@ import {
   userWithSecondFactor,
 } from '../../../test/identity.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
+import { SIGNIN_EXPIRED } from '../auth/complete-signin.ts';
 import { recoveryCodesLeft, spendRecoveryCode } from '../auth/recovery-codes.ts';
+import { accountSigninKey } from '../auth/signin.ts';
 
 let t: TestApp;
 let smtp: SmtpSink;
@@ -228,6 +230,41 @@ describe('second-factor activation', () => {
     expect((await me(other)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect((await me(user.token)).data).toEqual({ user: { email } });
     expect((await me(api.data?.userTokenCreate.secret ?? '')).data).toEqual({ user: { email } });
+  });
+
+  it('a sign-in that checked the password before the factor was turned on gets no session without it', async () => {
+    const email = 'factor-on-meanwhile@example.test';
+    const user = await confirmedUser(t, email);
+    const { limiter } = t.services.identity;
+    const reset = limiter.reset.bind(limiter);
+    let onMeanwhile = false;
+    // Between the password's check and the session it makes, the owner turns the factor on.
+    const between = vi.spyOn(limiter, 'reset').mockImplementation(async (key, rule) => {
+      if (key === accountSigninKey(email)) {
+        between.mockRestore();
+        const pending = await gql<{ userPasscode: { secret: string } }>(
+          t.app,
+          '{ userPasscode { secret } }',
+          {},
+          bearer(user.token),
+        );
+        const secret = pending.data?.userPasscode.secret ?? '';
+        const on = await gql<{ userPasscodeUpdate: { isActive: boolean } }>(
+          t.app,
+          'mutation($s: String!, $p: String!) { userPasscodeUpdate(secret: $s, passcode: $p) { isActive } }',
+          { s: secret, p: totpCode(secret) },
+          bearer(user.token),
+        );
+        onMeanwhile = on.data?.userPasscodeUpdate.isActive === true;
+      }
+      return reset(key, rule);
+    });
+    const raced = await signIn(email, STRONG_PASSWORD);
+    expect(onMeanwhile).toBe(true);
+    expect(raced.data?.signin ?? null).toBeNull();
+    expect(raced.errors?.[0]?.message).toBe(SIGNIN_EXPIRED);
+    // Signing in again asks for the factor.
+    expect((await signIn(email, STRONG_PASSWORD)).data?.signin.issuer).toBe('identity');
   });
 });
 

@@ -3,16 +3,19 @@
 // secret is never shown again. `userPasscodeUpdate(secret, passcode)` activates the pending
 // secret with one valid code and answers ten recovery codes (shown this once); with an empty
 // secret and a valid code (or a recovery code) it deactivates the factor and drops the codes.
+// A pending secret is sealed for the session that asked for it, and only that session sees and
+// activates it (auth/passcode.ts).
 // Each change (on, off, new recovery codes) is mailed to the account's address. Turning it on ends
 // the user's other sign-in sessions (opened without it).
 import { timingSafeEqual } from 'node:crypto';
 import { deleteRecoveryCodes } from '../../db/repositories/recovery-code.repository.ts';
 import { activatePasscode, findUserById, setPasscode, type UserRow } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
+import type { Viewer } from '../../graphql/context.ts';
 import type { Caller } from '../auth/caller.ts';
 import { requireOwner, requireViewer } from '../auth/caller.ts';
 import { sendSecondFactorNotice } from '../auth/email-links.ts';
-import { newPasscodeSecret, openPasscodeSecret, sealPasscodeSecret, totp, verifyPasscode } from '../auth/passcode.ts';
+import { newPasscodeSecret, openPendingSecret, sealPasscodeSecret, totp, verifyPasscode } from '../auth/passcode.ts';
 import { issueRecoveryCodes, recoveryCodesLeft } from '../auth/recovery-codes.ts';
 import { verifySecondFactor } from '../auth/second-factor.ts';
 import { revokeAllOfUser } from '../auth/sessions.ts';
@@ -50,10 +53,14 @@ const OWNER_ONLY = 'The second factor can only be set up by its owner';
 
 /** The caller's user; `ownerOnly`: refused in admin proxy mode. */
 async function viewerUser(caller: Caller, ownerOnly = true): Promise<UserRow> {
+  return (await viewerAndUser(caller, ownerOnly)).user;
+}
+
+async function viewerAndUser(caller: Caller, ownerOnly: boolean): Promise<{ viewer: Viewer; user: UserRow }> {
   const viewer = ownerOnly ? requireOwner(caller, OWNER_ONLY) : requireViewer(caller);
   const user = await findUserById(caller.services.db, viewer.userId);
   if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in');
-  return user;
+  return { viewer, user };
 }
 
 function pendingView(secret: string, email: string): PasscodeView {
@@ -63,16 +70,18 @@ function pendingView(secret: string, email: string): PasscodeView {
 
 export async function getPasscode(caller: Caller): Promise<PasscodeView> {
   const { services } = caller;
-  const user = await viewerUser(caller, false);
+  const { viewer, user } = await viewerAndUser(caller, false);
   if (user.passcodeActiveAt) return active([], await recoveryCodesLeft(services, user.id));
   // An administrator acting as the user, or an API token, sees the state, never a seed the user
   // would later enroll.
-  if (caller.viewer?.proxiedBy !== undefined || caller.viewer?.apiToken) return INACTIVE;
-  const pending = openPasscodeSecret(services, user);
+  if (viewer.proxiedBy !== undefined || viewer.apiToken) return INACTIVE;
+  // The seed is this session's alone: another session of the user (a taken one) gets a seed of
+  // its own, which replaces this one; the owner then reloads, and never activates a seed it read.
+  const pending = openPendingSecret(services, user, viewer.sessionId);
   if (pending) return pendingView(pending, user.email);
   const secret = newPasscodeSecret();
   await setPasscode(services.db, user.id, {
-    secret: sealPasscodeSecret(services, user.id, secret),
+    secret: sealPasscodeSecret(services, user.id, secret, viewer.sessionId),
     activeAt: null,
     lastStep: null,
   });
@@ -90,7 +99,7 @@ export async function updatePasscode(
   input: { secret: string; passcode: string },
 ): Promise<PasscodeView> {
   const { services } = caller;
-  const user = await viewerUser(caller);
+  const { viewer, user } = await viewerAndUser(caller, true);
   const passcode = input.passcode.trim();
   if (!input.secret) {
     if (!user.passcodeActiveAt)
@@ -103,7 +112,7 @@ export async function updatePasscode(
   }
   if (user.passcodeActiveAt)
     throw new AppError('VALIDATION', 'The second factor is already active', { field: 'secret' });
-  const pending = openPasscodeSecret(services, user);
+  const pending = openPendingSecret(services, user, viewer.sessionId);
   if (!pending || !sameSecret(pending, input.secret.trim())) {
     throw new AppError('VALIDATION', 'This code setup is outdated, please reload the page', { field: 'secret' });
   }
@@ -113,7 +122,11 @@ export async function updatePasscode(
   // Activated only if still pending with this very secret, with its codes in one transaction: of
   // two activations at once one wins, and the codes it shows are the ones kept.
   const codes = await services.db.transaction(async (tx) => {
-    if (!user.passcodeSecret || !(await activatePasscode(tx, user.id, user.passcodeSecret, activeAt))) {
+    const secrets = user.passcodeSecret && {
+      pending: user.passcodeSecret,
+      active: sealPasscodeSecret(services, user.id, pending),
+    };
+    if (!secrets || !(await activatePasscode(tx, user.id, secrets, activeAt))) {
       throw new AppError('VALIDATION', 'The second factor is already active', { field: 'secret' });
     }
     return issueRecoveryCodes(services, user.id, tx);

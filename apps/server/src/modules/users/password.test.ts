@@ -1,15 +1,18 @@
 // Settings' password change: the current password is required, SPEC §5 rules for the new one,
 // and every other session of the user ends while the caller's own stays.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROXY_START } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+import { SIGNIN_EXPIRED } from '../auth/complete-signin.ts';
+import { accountSigninKey } from '../auth/signin.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(() => t.close());
+afterEach(() => vi.restoreAllMocks());
 
 const CHANGE = `mutation($password: String!, $newPassword: String!, $newPassword2: String!) {
   userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)
@@ -76,6 +79,41 @@ describe('password change', () => {
       user: { email },
     });
     expect((await signIn(email, STRONG_PASSWORD)).errors?.[0]?.message).toBe('Wrong email or password');
+    expect((await signIn(email, NEW_PASSWORD)).data?.signin.token).toBeTruthy();
+  });
+
+  it('leaves no session to a sign-in that checked the old password just before the change', async () => {
+    const email = 'race@example.test';
+    const { token: here } = await confirmedUser(t, email);
+    const { limiter } = t.services.identity;
+    const reset = limiter.reset.bind(limiter);
+    let changedMeanwhile = false;
+    // The moment between the old password's check and the session it makes: the owner changes it.
+    const between = vi.spyOn(limiter, 'reset').mockImplementation(async (key, rule) => {
+      if (key === accountSigninKey(email)) {
+        between.mockRestore();
+        const changed = await gql(
+          t.app,
+          CHANGE,
+          { password: STRONG_PASSWORD, newPassword: NEW_PASSWORD, newPassword2: NEW_PASSWORD },
+          bearer(here),
+        );
+        changedMeanwhile = changed.data?.userPasswordUpdate === true;
+      }
+      return reset(key, rule);
+    });
+    const raced = await signIn(email, STRONG_PASSWORD);
+    expect(changedMeanwhile).toBe(true);
+    expect(raced.data?.signin ?? null).toBeNull();
+    expect(raced.errors?.[0]?.message).toBe(SIGNIN_EXPIRED);
+    const { rows } = await t.services.db.$client.query(
+      `select count(*)::int as live from sessions s join users u on u.id = s.user_id
+       where u.email = $1 and s.kind = 'session' and s.revoked_at is null`,
+      [email],
+    );
+    // Only the owner's own session is left.
+    expect(rows).toEqual([{ live: 1 }]);
+    expect((await gql(t.app, ME, {}, bearer(here))).data).toEqual({ user: { email } });
     expect((await signIn(email, NEW_PASSWORD)).data?.signin.token).toBeTruthy();
   });
 

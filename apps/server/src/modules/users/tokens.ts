@@ -2,6 +2,7 @@
 // hash (sessions kind 'api', no expiry); `suffix` (its last 4 characters) identifies it in lists.
 // `metadata` is the caller's JSON, e.g. {name}; renaming replaces it. With `isUserApp` the list
 // is the applications the user authorized (modules/oauth/grants.ts); deleting one revokes it.
+// Each new token is mailed to the account's address (it outlives a password reset).
 import {
   countApiTokens,
   deleteApiToken,
@@ -10,9 +11,11 @@ import {
   type SessionRow,
   updateApiTokenMetadata,
 } from '../../db/repositories/session.repository.ts';
+import { findUserById } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../auth/caller.ts';
 import { requireDashboard, requireOwner, requireViewer } from '../auth/caller.ts';
+import { sendApiTokenNotice } from '../auth/email-links.ts';
 import { type IssuedToken, issueSession } from '../auth/sessions.ts';
 import { findGrant, listGrants, revokeGrant, type UserTokenView } from '../oauth/grants.ts';
 
@@ -38,6 +41,9 @@ export async function createToken(caller: Caller, metadata: unknown): Promise<Is
     throw new AppError('VALIDATION', `At most ${MAX_TOKENS} tokens; delete one first`);
   }
   const issued = await issueSession(caller.services, viewer.userId, 'api', { address: caller.ip, metadata: data });
+  // It outlives a password reset: the owner hears of every one (a taken session could make it).
+  const user = await findUserById(caller.services.db, viewer.userId);
+  if (user) sendApiTokenNotice(caller.services, user, issued.token.slice(-4));
   return { ...issued, secret: issued.token };
 }
 
