@@ -368,6 +368,13 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls('NotificationUpdate')).toHaveLength(2));
     expect(calls('NotificationUpdate')[1]?.variables.metadata).toBe('{"url":"https://example.com/c"}');
+    await waitFor(() => expect(calls('Notifications')).toHaveLength(3));
+    act(() => reload?.resolve({ data: { notifications: settings } }));
+    await waitFor(() =>
+      expect((within(dialog).getByLabelText('Notification webhook URL') as HTMLInputElement).value).toBe(
+        'https://example.com/c',
+      ),
+    );
   });
   it('keeps what was typed when the settings cannot be reloaded after a save that stopped halfway', async () => {
     let settings: unknown[] = [];
