@@ -106,11 +106,20 @@ export async function updateNotificationMetadata(
 export const NO_LONGER_WANTED = 'Not sent: the setting no longer asks for this event';
 
 /**
+ * Whether a setting (`n`, a notifications row) still asks for a delivery's event type (`type`):
+ * its `events` absent or holding it, or not an event the list chooses (a test notification).
+ */
+export const settingWantsSql = (n: string, type: string) =>
+  `(${n}.metadata->'events' is null or ${n}.metadata->'events' ? ${type}
+    or ${type} not in (select json_array_elements_text('${JSON.stringify(NOTIFICATION_EVENTS)}'::json)))`;
+
+/**
  * Gives up (failed, NO_LONGER_WANTED) the setting's waiting deliveries of events that `events`
  * (its new list; undefined: every event) leaves out, a retry or a digest's share included: a
- * setting that stopped asking for an event is not sent one afterwards. A test notification or a
- * re-send of another kind of event is not an event the list chooses, and stays. A delivery a
- * worker is sending at this moment is waited for, and given up if it is to be tried again.
+ * setting that stopped asking for an event is not sent one afterwards. A test notification is
+ * not an event the list chooses, and stays. A delivery a worker is sending at this moment is
+ * passed by (the save does not wait for a round, minutes against a dead receiver): failed, its
+ * result gives it up then instead of a retry (recordDeliveryResults).
  */
 export async function dropUnwantedDeliveries(
   db: Executor,
@@ -119,10 +128,13 @@ export async function dropUnwantedDeliveries(
 ): Promise<void> {
   if (!events) return;
   await db.execute(sql`
-    update notification_deliveries set status = 'failed', next_attempt_at = null, error = ${NO_LONGER_WANTED}
-    where notification_id = ${notificationId} and status = 'pending'
-      and type in (select json_array_elements_text(${JSON.stringify(NOTIFICATION_EVENTS)}::json))
-      and type not in (select json_array_elements_text(${JSON.stringify(events)}::json))`);
+    update notification_deliveries d set status = 'failed', next_attempt_at = null, error = ${NO_LONGER_WANTED}
+    where d.id in (
+      select w.id from notification_deliveries w
+      where w.notification_id = ${notificationId} and w.status = 'pending'
+        and w.type in (select json_array_elements_text(${JSON.stringify(NOTIFICATION_EVENTS)}::json))
+        and w.type not in (select json_array_elements_text(${JSON.stringify(events)}::json))
+      for update skip locked)`);
 }
 
 export async function deleteNotificationRow(db: Executor, id: number): Promise<void> {

@@ -8,6 +8,11 @@ import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/
 import { gql } from '../../../test/connector-fixtures.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
+import {
+  claimDueDeliveries,
+  NOT_RETRIED_UNWANTED,
+  recordDeliveryResults,
+} from '../../db/repositories/notification-deliveries.repository.ts';
 import { NO_LONGER_WANTED } from '../../db/repositories/notifications.repository.ts';
 
 let t: TestApp;
@@ -17,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Waiting deliveries (a retry due in an hour) of these event types for the setting `key`. */
-async function waiting(key: string, types: readonly string[]) {
+async function waiting(key: string, types: readonly string[], due = "now() + interval '1 hour'") {
   await t.services.db.$client.query(
     `with events as (
       insert into notification_events (id, user_id, connector_id, account_id, type, data)
@@ -26,9 +31,23 @@ async function waiting(key: string, types: readonly string[]) {
       returning id, type
     )
     insert into notification_deliveries (event_id, notification_id, type, attempts, next_attempt_at)
-    select e.id, n.id, e.type, 1, now() + interval '1 hour' from events e, notifications n where n.key = $1`,
+    select e.id, n.id, e.type, 1, ${due} from events e, notifications n where n.key = $1`,
     [key, types],
   );
+}
+
+const update = (headers: Record<string, string>, key: string, metadata: Record<string, unknown>) =>
+  gql(t, headers, 'mutation($k: String!, $m: String!) { notificationUpdate(key: $k, metadata: $m) { key } }', {
+    k: key,
+    m: JSON.stringify(metadata),
+  });
+
+/** Some statement of this database waits for a row lock. */
+async function waitingOnLock(): Promise<boolean> {
+  const { rowCount } = await t.services.db.$client.query(
+    `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+  );
+  return (rowCount ?? 0) > 0;
 }
 
 async function states(key: string) {
@@ -46,12 +65,7 @@ it('notificationUpdate gives up the waiting deliveries of events the setting no 
     email: 'setting-change@example.com',
   });
   await waiting(key, ['connector.expiring', 'order.placed', 'notification.test']);
-  const answer = await gql(
-    t,
-    trader.headers,
-    'mutation($k: String!, $m: String!) { notificationUpdate(key: $k, metadata: $m) { key } }',
-    { k: key, m: JSON.stringify({ email: 'elsewhere@example.com', events: ['order.placed'] }) },
-  );
+  const answer = await update(trader.headers, key, { email: 'elsewhere@example.com', events: ['order.placed'] });
   expect(answer.error).toBeUndefined();
   expect(await states(key)).toEqual([
     { type: 'connector.expiring', status: 'failed', error: NO_LONGER_WANTED },
@@ -80,5 +94,54 @@ it('notificationCreate over an existing setting does the same', async () => {
   expect(await states(key)).toEqual([
     { type: 'credits.low', status: 'failed', error: NO_LONGER_WANTED },
     { type: 'order.rejected', status: 'pending', error: null },
+  ]);
+});
+
+it('a delivery being sent as the events change does not hold the save, and is not tried again', async () => {
+  const trader = await setupTrader(t, 'setting-in-flight@example.com');
+  const email = 'setting-in-flight@example.com';
+  const { key } = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, { email });
+  await waiting(key, ['credits.low'], 'now()');
+  // A worker's round: the delivery claimed (locked) and being sent until `release`, then failed.
+  let release = () => {};
+  const sending = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let claimed = () => {};
+  const wasClaimed = new Promise<void>((resolve) => {
+    claimed = resolve;
+  });
+  const round = t.services.db.transaction(async (tx) => {
+    const due = await claimDueDeliveries(tx, 10);
+    claimed();
+    await sending;
+    await recordDeliveryResults(
+      tx,
+      due.map((d) => ({
+        id: d.id,
+        ok: false,
+        responseCode: null,
+        error: 'Mail refused',
+        retryInMs: 5_000,
+        inDigest: false,
+      })),
+    );
+  });
+  await wasClaimed;
+  try {
+    let saved = false;
+    const saving = update(trader.headers, key, { email, events: ['order.placed'] }).finally(() => {
+      saved = true;
+    });
+    while (!saved && !(await waitingOnLock())) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(saved).toBe(true);
+    expect((await saving).error).toBeUndefined();
+    expect(await states(key)).toEqual([{ type: 'credits.low', status: 'pending', error: null }]);
+  } finally {
+    release();
+    await round;
+  }
+  expect(await states(key)).toEqual([
+    { type: 'credits.low', status: 'failed', error: `Mail refused; ${NOT_RETRIED_UNWANTED}` },
   ]);
 });
