@@ -1,8 +1,11 @@
 // The REST API's reads of signals as orders (GET /api/v1/…/orders), always scoped to the caller:
 // a signal of another user is never found. Pages are keyed by (created_at, id), newest first.
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { connectors, signals } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
+import { notificationEventCtes } from './notification-outbox.repository.ts';
+import { signalEventSource } from './signal-events.sql.ts';
+import type { Queryable } from './signals.repository.ts';
 
 const orderView = {
   id: signals.id,
@@ -63,12 +66,28 @@ export async function listAccountSignals(db: Executor, q: AccountOrdersQuery): P
     .limit(q.limit + 1);
 }
 
-/** Records a cancellation the broker confirmed, unless another outcome moved the order meanwhile. */
-export async function markSignalCanceled(db: Executor, id: string, from: readonly string[]): Promise<boolean> {
-  const rows = await db
-    .update(signals)
-    .set({ status: 'canceled', completedAt: sql`coalesce(${signals.completedAt}, now())` })
-    .where(and(eq(signals.id, id), inArray(signals.status, [...from])))
-    .returning({ id: signals.id });
-  return rows.length > 0;
+/**
+ * Records a cancellation the broker confirmed, unless another outcome moved the order meanwhile.
+ * An order never told of yet (still 'placing', or 'unknown' and not given up on: no outcome write
+ * will come once it reads 'canceled') tells order.placed now, with status 'canceled': the broker
+ * had it, as its cancel says. One already told (placed, or unknown and given up on, which told
+ * order.placed with status 'unknown') tells nothing more.
+ */
+export async function markSignalCanceled(db: Queryable, id: string, from: readonly string[]): Promise<boolean> {
+  const { rows } = await db.query<{ n: number }>({
+    name: 'signals_api_cancel',
+    text: `with updated as (
+        update signals s set status = 'canceled', completed_at = coalesce(o.completed_at, now())
+        from (select id, status, completed_at from signals where id = $1 and status = any($2::text[]) for update) o
+        where s.id = o.id
+        returning s.id, s.user_id, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test, s.status,
+          s."order", s.broker_order_id, s.price, null::text as message,
+          case when o.status in ('placing', 'unknown') and o.completed_at is null then array['order.placed']
+            else array[]::text[] end as types
+      ), order_events as (${signalEventSource('updated')}),
+      ${notificationEventCtes('order_events')}
+      select count(*)::int as n from updated`,
+    values: [id, [...from]],
+  });
+  return (rows[0]?.n ?? 0) > 0;
 }

@@ -6,6 +6,7 @@
 import { NOTIFICATION_TYPE } from '@router/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from './executor.ts';
+import { settingWantsSql } from './notifications.repository.ts';
 
 /**
  * A FROM item making the worker's round commit asynchronously (`synchronous_commit = off` for its
@@ -174,18 +175,31 @@ export interface DeliveryResult {
   ownSetup?: boolean;
 }
 
-/** Records attempts of deliveries claimed in the same transaction; returns the ids written. */
+/** Ends the error of a failed attempt not tried again because the setting no longer asks for its event. */
+export const NOT_RETRIED_UNWANTED = 'not tried again: the setting no longer asks for this event';
+
+const WANTED = sql.raw(settingWantsSql('n', 'd.type'));
+
+/**
+ * Records attempts of deliveries claimed in the same transaction; returns the ids written. A
+ * failed one whose setting no longer asks for its event (its `events` changed while it was being
+ * sent: dropUnwantedDeliveries passed it by) is given up instead of tried again.
+ */
 export async function recordDeliveryResults(db: Executor, results: readonly DeliveryResult[]): Promise<number[]> {
   if (results.length === 0) return [];
   const { rows } = await db.execute<{ id: number }>(sql`
     update notification_deliveries d set
-      status = case when r.ok then 'delivered' when r.retry_in_ms is null then 'failed' else 'pending' end,
+      status = case when r.ok then 'delivered' when r.retry_in_ms is null or not ${WANTED} then 'failed'
+        else 'pending' end,
       attempts = d.attempts + 1,
       -- The wait runs from now, when the attempt ended, not from the round's start (now()): a
       -- receiver answering at the 10 s timeout was tried again at once instead of 5 s later.
-      next_attempt_at = case when r.ok or r.retry_in_ms is null then null
+      next_attempt_at = case when r.ok or r.retry_in_ms is null or not ${WANTED} then null
         else clock_timestamp() + r.retry_in_ms * interval '1 millisecond' end,
-      response_code = r.response_code, error = r.error, in_digest = r.in_digest,
+      response_code = r.response_code,
+      error = case when r.ok or r.retry_in_ms is null or ${WANTED} then r.error
+        else concat_ws('; ', r.error, ${NOT_RETRIED_UNWANTED}::text) end,
+      in_digest = r.in_digest,
       last_attempt_at = now()
     from json_to_recordset(${JSON.stringify(
       results.map((r) => ({
@@ -197,8 +211,8 @@ export async function recordDeliveryResults(db: Executor, results: readonly Deli
         in_digest: r.inDigest,
       })),
     )}::json) as r(id bigint, ok boolean, response_code int, error text, retry_in_ms bigint, in_digest boolean),
-      ${ASYNC_COMMIT}
-    where d.id = r.id
+      notifications n, ${ASYNC_COMMIT}
+    where d.id = r.id and n.id = d.notification_id
     returning d.id::float8 as id`);
   return rows.map((row) => row.id);
 }

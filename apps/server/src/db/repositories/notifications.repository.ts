@@ -1,4 +1,5 @@
 // Notification settings per connector account (SPEC §3 Notification), scoped to their user.
+import { NOTIFICATION_EVENTS } from '@router/shared';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { connectors, notifications } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
@@ -36,7 +37,7 @@ export async function upsertNotification(
   db: Executor,
   values: typeof notifications.$inferInsert,
   secret: SealedSecret | null,
-): Promise<{ key: string; secretStored: boolean }> {
+): Promise<{ id: number; key: string; secretStored: boolean }> {
   const [row] = await db
     .insert(notifications)
     .values({ ...values, secret: secret?.data ?? null, secretKeyId: secret?.keyId ?? null })
@@ -53,9 +54,9 @@ export async function upsertNotification(
         secretKeyId: sql`coalesce(${notifications.secretKeyId}, excluded.secret_key_id)`,
       },
     })
-    .returning({ key: notifications.key, secret: notifications.secret });
+    .returning({ id: notifications.id, key: notifications.key, secret: notifications.secret });
   if (!row) throw new Error('notification insert returned nothing');
-  return { key: row.key, secretStored: Boolean(secret && row.secret?.equals(secret.data)) };
+  return { id: row.id, key: row.key, secretStored: Boolean(secret && row.secret?.equals(secret.data)) };
 }
 
 export async function findNotification(
@@ -99,6 +100,41 @@ export async function updateNotificationMetadata(
       disabledNoticeAt: null,
     })
     .where(eq(notifications.id, id));
+}
+
+/** The error of a delivery given up because its setting no longer asks for its event. */
+export const NO_LONGER_WANTED = 'Not sent: the setting no longer asks for this event';
+
+/**
+ * Whether a setting (`n`, a notifications row) still asks for a delivery's event type (`type`):
+ * its `events` absent or holding it, or not an event the list chooses (a test notification).
+ */
+export const settingWantsSql = (n: string, type: string) =>
+  `(${n}.metadata->'events' is null or ${n}.metadata->'events' ? ${type}
+    or ${type} not in (select json_array_elements_text('${JSON.stringify(NOTIFICATION_EVENTS)}'::json)))`;
+
+/**
+ * Gives up (failed, NO_LONGER_WANTED) the setting's waiting deliveries of events that `events`
+ * (its new list; undefined: every event) leaves out, a retry or a digest's share included: a
+ * setting that stopped asking for an event is not sent one afterwards. A test notification is
+ * not an event the list chooses, and stays. A delivery a worker is sending at this moment is
+ * passed by (the save does not wait for a round, minutes against a dead receiver): failed, its
+ * result gives it up then instead of a retry (recordDeliveryResults).
+ */
+export async function dropUnwantedDeliveries(
+  db: Executor,
+  notificationId: number,
+  events: readonly string[] | undefined,
+): Promise<void> {
+  if (!events) return;
+  await db.execute(sql`
+    update notification_deliveries d set status = 'failed', next_attempt_at = null, error = ${NO_LONGER_WANTED}
+    where d.id in (
+      select w.id from notification_deliveries w
+      where w.notification_id = ${notificationId} and w.status = 'pending'
+        and w.type in (select json_array_elements_text(${JSON.stringify(NOTIFICATION_EVENTS)}::json))
+        and w.type not in (select json_array_elements_text(${JSON.stringify(events)}::json))
+      for update skip locked)`);
 }
 
 export async function deleteNotificationRow(db: Executor, id: number): Promise<void> {

@@ -146,6 +146,8 @@ export async function cancelApiOrder(
   });
   // From 'placing' (its outcome not written yet: that late write then finds 'canceled' and leaves
   // it, as every outcome write names the status it moves from) or from the status it was given.
-  await markSignalCanceled(services.db, row.id, [row.status, 'placing', status]);
+  // An order not told of yet (placing, or unknown before reconciliation found it) tells
+  // order.placed in this write: nothing else will.
+  await markSignalCanceled(services.db.$client, row.id, [row.status, 'placing', status]);
   return toApiOrder((await findUserSignal(services.db, userId, orderId)) ?? row);
 }

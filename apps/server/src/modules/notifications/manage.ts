@@ -5,6 +5,7 @@ import { NOTIFICATION_TYPE } from '@router/shared';
 import { newKey } from '../../crypto/random.ts';
 import {
   deleteNotificationRow,
+  dropUnwantedDeliveries,
   findNotification,
   listNotifications as listNotificationRows,
   type NotificationView,
@@ -52,11 +53,16 @@ export async function createNotification(
   checkLive(connector.providerName, connector.isDemo, account);
   const setting = { connectorId: connector.id, accountId: account.id, type: input.type };
   const secret = input.type === NOTIFICATION_TYPE.HOOK ? newWebhookSecret() : null;
-  const { key, secretStored } = await upsertNotification(
-    services.db,
-    { key: newKey(), userId: actor.userId, ...setting, metadata },
-    secret ? sealWebhookSecret(services.secretsKey, setting, secret) : null,
-  );
+  // An existing setting updated: what it no longer asks for is not sent (dropUnwantedDeliveries).
+  const { key, secretStored } = await services.db.transaction(async (tx) => {
+    const stored = await upsertNotification(
+      tx,
+      { key: newKey(), userId: actor.userId, ...setting, metadata },
+      secret ? sealWebhookSecret(services.secretsKey, setting, secret) : null,
+    );
+    await dropUnwantedDeliveries(tx, stored.id, metadata.events);
+    return stored;
+  });
   return { ...(await requireNotification(services, actor, key)), secret: secretStored ? secret : null };
 }
 
@@ -98,7 +104,12 @@ export async function updateNotification(
   const metadata = parseMetadata(row.type, metadataJson, services.config.ALLOW_PRIVATE_WEBHOOKS);
   checkLive(connector.providerName, connector.isDemo, account);
   if (row.type === NOTIFICATION_TYPE.HOOK && metadata.url !== row.metadata.url) onWebhookUrlChange?.();
-  await updateNotificationMetadata(services.db, row.id, metadata);
+  // Waiting deliveries follow the setting to its new URL or address (they are what it asked to be
+  // told); those of events it no longer asks for are given up.
+  await services.db.transaction(async (tx) => {
+    await updateNotificationMetadata(tx, row.id, metadata);
+    await dropUnwantedDeliveries(tx, row.id, metadata.events);
+  });
   return { ...row, metadata, isEnabled: true, disabledReason: null };
 }
 

@@ -53,12 +53,15 @@ export function NotificationForm({
   notifications,
   userEmail,
   liveOnly,
+  onEdit,
   onSave,
 }: {
   id: string;
   notifications: readonly NotificationItem[];
   userEmail: string;
   liveOnly: boolean;
+  /** Any change of a field or toggle. */
+  onEdit?: () => void;
   onSave: (choices: NotificationChoice[]) => Promise<void>;
 }) {
   const fieldId = useId();
@@ -99,7 +102,7 @@ export function NotificationForm({
   );
 
   return (
-    <form id={id} onSubmit={submit} noValidate>
+    <form id={id} onSubmit={submit} onChange={onEdit} noValidate>
       {liveOnly && (
         <div className="alert alert-info" role="status">
           {NOTIFICATION_MESSAGES.liveOnly}

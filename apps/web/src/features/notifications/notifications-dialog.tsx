@@ -6,6 +6,7 @@ import { useSession } from '../../lib/session.tsx';
 import type { ConnectorAccount } from '../connectors/connector-model.ts';
 import { DeliveryLog } from './delivery-log.tsx';
 import { NotificationForm } from './notification-form.tsx';
+import type { NotificationChoice } from './notification-model.ts';
 import { SettingActions } from './setting-actions.tsx';
 import { useNotificationPanel } from './use-notification-panel.ts';
 import { VerifyHelp } from './verify-help.tsx';
@@ -32,12 +33,21 @@ export function NotificationsDialog({
   const notifications = liveOnly ? [] : panel.notifications;
   // The form starts from the saved settings: a new set of them (after a save) starts it again.
   // Not while an action runs, nor after a save that stopped halfway: it changed some of them, and
-  // starting again would drop what the trader typed for the rest.
+  // starting again would drop what the trader typed for the rest; nor over what was typed since
+  // the form started or was last saved (while the settings were read again after a save): that
+  // stays, unsaved, and the next save is checked against the settings read.
   const savedKey = JSON.stringify(notifications?.map((n) => [n.key, n.metadata, n.isEnabled]));
   const [formKey, setFormKey] = useState(savedKey);
+  const [formStart, setFormStart] = useState(0);
+  const [edited, setEdited] = useState(false);
   if (formKey !== savedKey && panel.busy === null && !panel.saveFailed && !panel.settingsFetching) {
     setFormKey(savedKey);
+    if (!edited) setFormStart((n) => n + 1);
   }
+  const save = (choices: NotificationChoice[]) => {
+    setEdited(false);
+    return panel.save(choices);
+  };
 
   return (
     <Modal show onHide={onClose} centered size="lg" scrollable aria-labelledby={`${formId}-title`}>
@@ -53,12 +63,13 @@ export function NotificationsDialog({
         </p>
         {notifications && (
           <NotificationForm
-            key={formKey}
+            key={formStart}
             id={formId}
             notifications={notifications}
             userEmail={user?.email ?? ''}
             liveOnly={liveOnly}
-            onSave={panel.save}
+            onEdit={() => setEdited(true)}
+            onSave={save}
           />
         )}
         {/* A reload that fails after the form showed keeps it, with what was typed, under this alert. */}

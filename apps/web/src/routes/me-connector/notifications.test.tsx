@@ -1,9 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { CUSTOMER, connector, providersHandler } from '../../test/connectors.ts';
-import { type FakeHandler, fixture, graphQLError } from '../../test/fake-server.ts';
+import { type FakeHandler, fixture, type GraphQLPayload, graphQLError } from '../../test/fake-server.ts';
 import { labelsMissingText } from '../../test/names.ts';
 import { renderRoute } from '../../test/render-route.tsx';
+import { deferred } from '../../test/render-with-client.tsx';
 
 const LIVE = JSON.stringify([{ id: 'ACC-1', name: 'Main', dataType: 'margin', dataCurrency: 'USD', demo: false }]);
 const DEMO_ACCOUNT = JSON.stringify([{ id: 'ACC-2', name: 'Practice', demo: true }]);
@@ -336,6 +337,43 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     expect(calls('NotificationCreate').map((call) => call.variables.type)).toEqual([2, 1, 1]);
     expect((within(dialog).getByLabelText('Notification webhook URL') as HTMLInputElement).value).toBe(
       'https://example.com/notify',
+    );
+  });
+  it('keeps what was typed while the settings were reloaded after a save', async () => {
+    let settings: unknown[] = [HOOK_SETTING];
+    let reload: ReturnType<typeof deferred<GraphQLPayload>> | null = null;
+    const { dialog, calls } = await openDialog('Main', live, {
+      Notifications: fixture(() => reload?.promise ?? { data: { notifications: settings } }),
+      NotificationUpdate: fixture((request) => {
+        settings = [{ ...HOOK_SETTING, metadata: request.variables.metadata }];
+        reload = deferred<GraphQLPayload>();
+        return { data: { notificationUpdate: { key: 'n1' } } };
+      }),
+    });
+    const url = (await within(dialog).findByLabelText('Notification webhook URL')) as HTMLInputElement;
+    fireEvent.change(url, { target: { value: 'https://example.com/b' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Saved.')).toBeTruthy();
+    await waitFor(() => expect(calls('Notifications')).toHaveLength(2));
+    // Typed while the reload runs: the saved settings that then arrive do not start the form again.
+    fireEvent.change(url, { target: { value: 'https://example.com/c' } });
+    act(() => reload?.resolve({ data: { notifications: settings } }));
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Save' })).toHaveProperty('disabled', false));
+    await act(() => reload?.promise);
+    expect((within(dialog).getByLabelText('Notification webhook URL') as HTMLInputElement).value).toBe(
+      'https://example.com/c',
+    );
+    // Saved again, the form starts from what was saved.
+    reload = null;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls('NotificationUpdate')).toHaveLength(2));
+    expect(calls('NotificationUpdate')[1]?.variables.metadata).toBe('{"url":"https://example.com/c"}');
+    await waitFor(() => expect(calls('Notifications')).toHaveLength(3));
+    act(() => reload?.resolve({ data: { notifications: settings } }));
+    await waitFor(() =>
+      expect((within(dialog).getByLabelText('Notification webhook URL') as HTMLInputElement).value).toBe(
+        'https://example.com/c',
+      ),
     );
   });
   it('keeps what was typed when the settings cannot be reloaded after a save that stopped halfway', async () => {
