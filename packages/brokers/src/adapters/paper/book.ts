@@ -96,6 +96,29 @@ export async function openOrdersOf(book: Book, symbol: string): Promise<PaperOrd
     .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
 }
 
+/**
+ * Open orders that trade an instrument, oldest first: its own, and the combos with a leg on it. A
+ * combo is listed under its first leg: for an option, the open orders of every option symbol on
+ * its underlying with open orders are read (few rest at once).
+ */
+export async function openOrdersTrading(book: Book, instrument: Instrument): Promise<PaperOrder[]> {
+  const { symbol, class: cls } = instrument;
+  const underlying = instrument.option?.underlying.symbol;
+  const symbols = new Set([symbol]);
+  if (underlying !== undefined) {
+    for (const state of [...(await book.tx.listActiveSymbols()), ...book.symbols.values()]) {
+      if (state?.class !== 'option' || state.open === 0 || symbols.has(state.symbol)) continue;
+      if (instrumentOf(book, state.symbol, 'option').option?.underlying.symbol === underlying)
+        symbols.add(state.symbol);
+    }
+  }
+  const found = new Set<PaperOrder>();
+  for (const listed of symbols)
+    for (const order of await openOrdersOf(book, listed))
+      if ((order.legs ?? [order]).some((leg) => leg.symbol === symbol && leg.class === cls)) found.add(order);
+  return [...found].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+}
+
 export async function symbolState(book: Book, symbol: string): Promise<PaperSymbolState | null> {
   if (!book.symbols.has(symbol)) book.symbols.set(symbol, await book.tx.getSymbol(symbol));
   return book.symbols.get(symbol) ?? null;

@@ -2,16 +2,7 @@
 // record, the money check, and resting an order that cannot execute now.
 import type { Order, OrderAction, OrderClass } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import {
-  type Book,
-  endWithContract,
-  instrumentOf,
-  type Market,
-  marksAt,
-  nextOrderId,
-  openOrdersOf,
-  track,
-} from './book.ts';
+import { type Book, endWithContract, type Market, marksAt, nextOrderId, openOrdersTrading, track } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { sessionClose } from './matching.ts';
 import type { Trade } from './portfolio.ts';
@@ -107,24 +98,6 @@ async function committedTo(book: Book, order: PaperOrder, trades: readonly Trade
     committed.push(total);
   }
   return committed;
-}
-
-/**
- * The open orders that may trade an instrument: its symbol's, and for an option those of every
- * option symbol on its underlying with open orders, as a combo is listed under its first leg only.
- */
-async function openOrdersTrading(book: Book, instrument: Instrument): Promise<PaperOrder[]> {
-  const underlying = instrument.option?.underlying.symbol;
-  if (underlying === undefined) return openOrdersOf(book, instrument.symbol);
-  const symbols = new Set([instrument.symbol]);
-  const states = [...(await book.tx.listActiveSymbols()), ...book.symbols.values()];
-  for (const state of states) {
-    if (state?.class !== 'option' || state.open === 0 || symbols.has(state.symbol)) continue;
-    if (instrumentOf(book, state.symbol, 'option').option?.underlying.symbol === underlying) symbols.add(state.symbol);
-  }
-  const orders = new Set<PaperOrder>();
-  for (const symbol of symbols) for (const open of await openOrdersOf(book, symbol)) orders.add(open);
-  return [...orders];
 }
 
 /** Checks an order's trades; a refusal for money first sweeps every symbol (fills elsewhere may have freed cash). */
