@@ -92,6 +92,20 @@ describe('paper broker: multi-leg option orders', () => {
   });
 });
 
+describe('paper broker: a combo names each contract once', () => {
+  it('refuses two legs on one contract: two sales of the 1 call held would have sold 2, opening a short', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('SPY', 500);
+    const call = leg('500', 'C', 'sell_to_close');
+    await paper.place({ ...call, action: 'buy_to_open' });
+    await expect(paper.place({ ...call, group: 'combo', legs: [call, { ...call }] })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: `${call.symbol} is in two legs: give each contract once, with its whole quantity`,
+    });
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: call.symbol, quantity: 1 }]);
+  });
+});
+
 describe('paper broker: a close or a cancel of a contract ends the resting combos with a leg on it', () => {
   const call = (strike: string) => `SPY   250620C00${strike}000`;
   // A roll up, listed under its first leg (the 510 call): it sells the 500 call held.
