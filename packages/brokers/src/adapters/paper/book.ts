@@ -87,13 +87,13 @@ export async function loadOrder(book: Book, orderId: string): Promise<PaperOrder
   return read ? adopt(book, [read])[0] : undefined;
 }
 
+const oldestFirst = (a: PaperOrder, b: PaperOrder) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
+
 /** Open orders of a symbol, this call's new ones included, oldest first. */
 export async function openOrdersOf(book: Book, symbol: string): Promise<PaperOrder[]> {
   const stored = adopt(book, await book.tx.listOpenOrders(symbol));
   const all = new Set([...stored, ...[...book.orders.values()].filter((order) => order.symbol === symbol)]);
-  return [...all]
-    .filter((order) => order.status === 'open')
-    .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  return [...all].filter((order) => order.status === 'open').sort(oldestFirst);
 }
 
 /**
@@ -116,7 +116,7 @@ export async function openOrdersTrading(book: Book, instrument: Instrument): Pro
   for (const listed of symbols)
     for (const order of await openOrdersOf(book, listed))
       if ((order.legs ?? [order]).some((leg) => leg.symbol === symbol && leg.class === cls)) found.add(order);
-  return [...found].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  return [...found].sort(oldestFirst);
 }
 
 export async function symbolState(book: Book, symbol: string): Promise<PaperSymbolState | null> {
