@@ -66,3 +66,28 @@ describe('paper broker: what resting orders already sell is not available to sel
     expect((await paper.view()).openOrders.map(({ quantity }) => quantity)).toEqual([6, 6]);
   });
 });
+
+describe('paper broker: every leg of a resting combo counts as in open orders', () => {
+  const call = (strike: string) => `SPY   250620C00${strike}000`;
+  it('refuses selling again the contracts a resting combo’s later leg sells', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('SPY', 500);
+    await paper.place({ symbol: call('500'), class: 'option', action: 'buy_to_open', quantity: 2 });
+    // A roll up, listed under its first leg (the 510 call): it sells 1 of the 500 calls held.
+    const legs = [
+      { symbol: call('510'), class: 'option' as const, action: 'buy_to_open' as const, quantity: 1 },
+      { symbol: call('500'), class: 'option' as const, action: 'sell_to_close' as const, quantity: 1 },
+    ];
+    const roll = await paper.place({ ...legs[0], type: 'limit', limit_price: -50, group: 'combo', legs });
+    expect(roll).toMatchObject({ status: 'accepted' });
+    const sale = { symbol: call('500'), class: 'option' as const, action: 'sell_to_close' as const };
+    await expect(paper.place({ ...sale, quantity: 2, type: 'limit', limit_price: 90 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: `cannot sell_to_close 2 ${call('500')}: 2 held, 1 of it in open orders (cancel them first)`,
+    });
+    // The contract the roll leaves is still for sale.
+    expect(await paper.place({ ...sale, quantity: 1, type: 'limit', limit_price: 90 })).toMatchObject({
+      status: 'accepted',
+    });
+  });
+});

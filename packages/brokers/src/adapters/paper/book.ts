@@ -87,13 +87,36 @@ export async function loadOrder(book: Book, orderId: string): Promise<PaperOrder
   return read ? adopt(book, [read])[0] : undefined;
 }
 
+const oldestFirst = (a: PaperOrder, b: PaperOrder) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
+
 /** Open orders of a symbol, this call's new ones included, oldest first. */
 export async function openOrdersOf(book: Book, symbol: string): Promise<PaperOrder[]> {
   const stored = adopt(book, await book.tx.listOpenOrders(symbol));
   const all = new Set([...stored, ...[...book.orders.values()].filter((order) => order.symbol === symbol)]);
-  return [...all]
-    .filter((order) => order.status === 'open')
-    .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  return [...all].filter((order) => order.status === 'open').sort(oldestFirst);
+}
+
+/**
+ * Open orders that trade an instrument, oldest first: its own, and the combos with a leg on it. A
+ * combo is listed under its first leg: for an option, the open orders of the option symbols on its
+ * underlying where combos rest are read too (few rest at once).
+ */
+export async function openOrdersTrading(book: Book, instrument: Instrument): Promise<PaperOrder[]> {
+  const { symbol, class: cls } = instrument;
+  const underlying = instrument.option?.underlying.symbol;
+  const symbols = new Set([symbol]);
+  if (underlying !== undefined) {
+    for (const state of [...(await book.tx.listActiveSymbols()), ...book.symbols.values()]) {
+      if (state?.class !== 'option' || state.open === 0 || state.combos === 0 || symbols.has(state.symbol)) continue;
+      if (instrumentOf(book, state.symbol, 'option').option?.underlying.symbol === underlying)
+        symbols.add(state.symbol);
+    }
+  }
+  const found = new Set<PaperOrder>();
+  for (const listed of symbols)
+    for (const order of await openOrdersOf(book, listed))
+      if ((order.legs ?? [order]).some((leg) => leg.symbol === symbol && leg.class === cls)) found.add(order);
+  return [...found].sort(oldestFirst);
 }
 
 export async function symbolState(book: Book, symbol: string): Promise<PaperSymbolState | null> {
@@ -126,8 +149,12 @@ export function track(book: Book, order: PaperOrder): void {
   book.account.reserved = roundCash(book.account.reserved + order.reservation);
   const state = stateFor(book, order);
   // From the first open order on, the symbol is swept from now (nothing rested before).
-  if (state.open === 0) state.sweptAt = Math.max(state.sweptAt, book.market.now);
+  if (state.open === 0) {
+    state.sweptAt = Math.max(state.sweptAt, book.market.now);
+    state.combos = 0;
+  }
   state.open += 1;
+  if (order.legs && state.combos !== undefined) state.combos += 1;
   if (order.expiresAt !== undefined) state.expiresAt = Math.min(state.expiresAt ?? order.expiresAt, order.expiresAt);
 }
 
@@ -142,7 +169,11 @@ export function finish(
     book.account.reserved = Math.max(0, roundCash(book.account.reserved - order.reservation));
     const state = stateFor(book, order);
     state.open = Math.max(0, state.open - 1);
-    if (state.open === 0) delete state.expiresAt;
+    if (order.legs && state.combos) state.combos -= 1;
+    if (state.open === 0) {
+      delete state.expiresAt;
+      state.combos = 0;
+    }
   }
   order.status = status;
   order.statusDescription = description;

@@ -91,3 +91,53 @@ describe('paper broker: multi-leg option orders', () => {
     });
   });
 });
+
+describe('paper broker: a combo names each contract once', () => {
+  it('refuses two legs on one contract: two sales of the 1 call held would have sold 2, opening a short', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('SPY', 500);
+    const call = leg('500', 'C', 'sell_to_close');
+    await paper.place({ ...call, action: 'buy_to_open' });
+    await expect(paper.place({ ...call, group: 'combo', legs: [call, { ...call }] })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: `${call.symbol} is in two legs: give each contract once, with its whole quantity`,
+    });
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: call.symbol, quantity: 1 }]);
+  });
+});
+
+describe('paper broker: a close or a cancel of a contract ends the resting combos with a leg on it', () => {
+  const call = (strike: string) => `SPY   250620C00${strike}000`;
+  // A roll up, listed under its first leg (the 510 call): it sells the 500 call held.
+  const roll = [
+    { symbol: call('510'), class: 'option' as const, action: 'buy_to_open' as const, quantity: 1 },
+    { symbol: call('500'), class: 'option' as const, action: 'sell_to_close' as const, quantity: 1 },
+  ];
+  async function rolling() {
+    const paper = await paperFixture();
+    paper.prices.set('SPY', 500);
+    await paper.place({ symbol: call('500'), class: 'option', action: 'buy_to_open', quantity: 1 });
+    await paper.place({ ...roll[0], type: 'limit', limit_price: -50, group: 'combo', legs: roll }, 'roll');
+    return paper;
+  }
+
+  it('close cancels the roll first, rather than leave it to be rejected when it fills', async () => {
+    const paper = await rolling();
+    const close = await paper.place({ symbol: call('500'), class: 'option', action: 'close' });
+    expect(close).toMatchObject({ status: 'filled' });
+    expect(await paper.getOrder('roll')).toMatchObject({
+      status: 'canceled',
+      status_description: `Canceled by close order ${close.id}`,
+    });
+    expect((await paper.holdings()).positions).toEqual([]);
+  });
+
+  it('cancel cancels it too', async () => {
+    const paper = await rolling();
+    expect(await paper.place({ symbol: call('500'), class: 'option', action: 'cancel' })).toMatchObject({
+      status: 'canceled',
+      status_description: `Canceled 1 open order(s) for ${call('500')}`,
+    });
+    expect(await paper.getOrder('roll')).toMatchObject({ status: 'canceled' });
+  });
+});

@@ -21,6 +21,11 @@ export async function placeCombo(book: Book, request: PlaceRequest): Promise<Pap
   const { order } = request;
   const legs = order.legs ?? [];
   const instruments: Instrument[] = legs.map((leg) => tradable(book, leg.symbol, leg.class));
+  // Each leg is checked against what is held alone: two sales of one contract would sell it twice.
+  const twice = instruments.find(
+    (instrument, i) => instruments.findIndex((other) => other.symbol === instrument.symbol) < i,
+  );
+  if (twice) throw invalid(`${twice.symbol} is in two legs: give each contract once, with its whole quantity`);
   const underlyings = new Set(instruments.map((instrument) => instrument.option?.underlying.symbol));
   if (underlyings.has(undefined) || underlyings.size > 1) {
     throw invalid('multi-leg orders are supported for options on one underlying');

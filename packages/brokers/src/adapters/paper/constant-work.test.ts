@@ -69,4 +69,29 @@ describe('paper broker: work per placement', () => {
     expect(counting.taken() - before).toBe(4);
     expect((await paper.holdings()).positions).toMatchObject([{ quantity: 6 }]);
   });
+
+  it('reads, for an option’s sale, the orders where combos rest on its underlying, not every option order', async () => {
+    const counting = countingStore();
+    const paper = await paperFixture({ store: counting.store, startingCash: 1e7 });
+    paper.prices.set('SPY', 500);
+    const call = (strike: number) => `SPY   250620C00${strike}000`;
+    await paper.place({ symbol: call(500), class: 'option', action: 'buy_to_open', quantity: 5 });
+    for (let strike = 400; strike < 450; strike++)
+      await paper.place({
+        symbol: call(strike),
+        class: 'option',
+        action: 'buy_to_open',
+        type: 'limit',
+        limit_price: 0.01,
+      });
+    const legs = [
+      { symbol: call(510), class: 'option' as const, action: 'buy_to_open' as const, quantity: 1 },
+      { symbol: call(500), class: 'option' as const, action: 'sell_to_close' as const, quantity: 1 },
+    ];
+    await paper.place({ ...legs[0], type: 'limit', limit_price: -50, group: 'combo', legs });
+    const before = counting.taken();
+    await paper.place({ symbol: call(500), class: 'option', action: 'sell_to_close', type: 'limit', limit_price: 90 });
+    // The roll (where it rests, under the 510 call), not the 50 buy limits.
+    expect(counting.taken() - before).toBe(1);
+  });
 });

@@ -104,7 +104,8 @@ export const paperDescriptor: BrokerDescriptor = {
     },
     legs: {
       comments:
-        'Options on one underlying, up to 8 legs, filled together (verticals, straddles, iron condors). ' +
+        'Options on one underlying, up to 8 legs, each contract in one leg, filled together (verticals, ' +
+        'straddles, iron condors). ' +
         'A leg without a quantity of its own takes quantity: four legs and quantity 2, or legs of quantity 2 each, ' +
         'trade two condors.',
     },

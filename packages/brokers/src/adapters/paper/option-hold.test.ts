@@ -55,6 +55,26 @@ describe('paper broker: what short options hold in a cash account', () => {
     expect((await paper.holdings()).cash).toBeCloseTo(cash - 50_000, 6);
   });
 
+  it('holds a covered call’s shares’ value again when its shares are sold', async () => {
+    const paper = await spyAt500();
+    await paper.place({ symbol: 'SPY', quantity: 100 });
+    await paper.place({ symbol: SPY('540', 'C'), class: 'option', action: 'sell_to_open', quantity: 1 });
+    const covered = (await paper.view()).buyingPower;
+    // The sale's 50,000 are held for the call, naked now: buying power does not grow.
+    expect(await paper.place({ symbol: 'SPY', action: 'sell', quantity: 100 })).toMatchObject({ status: 'filled' });
+    const { cash, buyingPower } = await paper.view();
+    expect(cash).toBeCloseTo(covered + 50_000, 6);
+    expect(buyingPower).toBeCloseTo(covered, 6);
+  });
+
+  it('holds a calendar’s short call as naked: its later long is still open when the short is assigned', async () => {
+    const paper = await spyAt500();
+    await paper.place({ symbol: SPY('540', 'C').replace('250620', '250919'), class: 'option', action: 'buy_to_open' });
+    await paper.place({ symbol: SPY('540', 'C'), class: 'option', action: 'sell_to_open', quantity: 1 });
+    const { cash, buyingPower } = await paper.view();
+    expect(buyingPower).toBeCloseTo(cash - 50_000, 6);
+  });
+
   it('refuses a short put a small account cannot secure', async () => {
     const paper = await spyAt500(10_000);
     await expect(

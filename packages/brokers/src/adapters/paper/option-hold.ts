@@ -2,6 +2,9 @@
 // its options there can lose at expiry (a short put its strike × 100, cash-secured; a vertical or
 // an iron condor its widest spread), and for calls sold beyond the shares held (covered calls hold
 // nothing more) the shares' value, what covering them costs. The premiums received are in cash.
+// A long option of a later expiry covers nothing (a calendar or a diagonal holds its short leg as
+// naked): the short is assigned at its expiry into shares while the long is still open, which an
+// account without borrowing cannot carry (expiry.ts).
 import type { MarkOf } from './portfolio.ts';
 import type { PaperPosition } from './types.ts';
 

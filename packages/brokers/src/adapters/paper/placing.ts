@@ -2,7 +2,7 @@
 // record, the money check, and resting an order that cannot execute now.
 import type { Order, OrderAction, OrderClass } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { type Book, endWithContract, type Market, marksAt, nextOrderId, openOrdersOf, track } from './book.ts';
+import { type Book, endWithContract, type Market, marksAt, nextOrderId, openOrdersTrading, track } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { sessionClose } from './matching.ts';
 import type { Trade } from './portfolio.ts';
@@ -88,7 +88,7 @@ async function committedTo(book: Book, order: PaperOrder, trades: readonly Trade
   for (const trade of trades) {
     const { symbol, class: cls } = trade.instrument;
     let total = 0;
-    for (const open of await openOrdersOf(book, symbol)) {
+    for (const open of await openOrdersTrading(book, trade.instrument)) {
       if (open.id === order.id || open.parentId !== undefined) continue;
       for (const leg of open.legs ?? [{ ...open, ratio: 1 }]) {
         const same = leg.symbol === symbol && leg.class === cls && (leg.side === 'buy') === trade.quantity > 0;

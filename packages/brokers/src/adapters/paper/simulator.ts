@@ -3,7 +3,7 @@
 // cannot do), and executes it when the market allows. Multi-leg orders: combo.ts.
 import { isActionValidForClass, isExitAction, type Order } from '@router/orders';
 import { positiveOnTick } from '../../core/ticks.ts';
-import { type Book, finish, marksAt, openOrdersOf, priceAt, scaleOf, track } from './book.ts';
+import { type Book, finish, marksAt, openOrdersTrading, priceAt, scaleOf, track } from './book.ts';
 import { placeCombo } from './combo.ts';
 import type { Instrument } from './instruments.ts';
 import { executionPrice } from './matching.ts';
@@ -39,7 +39,7 @@ export async function placeOrder(book: Book, request: PlaceRequest): Promise<Pap
   const { order } = request;
   if (order.legs?.length) return placeCombo(book, request);
   const instrument = tradable(book, order.symbol, order.class, isExitAction(order.action));
-  await sweep(book, [instrument.symbol]);
+  await sweep(book, await listings(book, order, instrument));
   const hint = priceHint(order);
   // Anchor this instrument's synthetic path to the signal's price for the account's later fills
   // (not an expired option worth nothing: no factor makes 0 the signal's price).
@@ -51,9 +51,22 @@ export async function placeOrder(book: Book, request: PlaceRequest): Promise<Pap
   return placeNew(book, request, instrument);
 }
 
-/** Cancels the open orders of the instrument: of its class only (AAPL the CFD leaves AAPL the stock's orders). */
+/**
+ * The symbols an order's call sweeps: its own; for a close or a cancel of an option, also those
+ * the combos with a leg on it are listed under (it ends them: one the market reached fills first).
+ */
+async function listings(book: Book, order: Order, instrument: Instrument): Promise<string[]> {
+  if (!instrument.option || (order.action !== 'close' && order.action !== 'cancel')) return [instrument.symbol];
+  const combos = await openOrdersTrading(book, instrument);
+  return [...new Set([instrument.symbol, ...combos.map((combo) => combo.symbol)])];
+}
+
+/**
+ * Cancels the open orders that trade the instrument, a combo with a leg on it too: of its class
+ * only (AAPL the CFD leaves AAPL the stock's orders).
+ */
 async function cancelOpenOrders(book: Book, instrument: Instrument, reason: string): Promise<number> {
-  const targets = (await openOrdersOf(book, instrument.symbol)).filter((order) => order.class === instrument.class);
+  const targets = await openOrdersTrading(book, instrument);
   for (const target of targets) finish(book, target, 'canceled', reason);
   return targets.length;
 }

@@ -43,6 +43,8 @@ export interface PaperSymbolState {
   sweptAt: number;
   /** Open orders of the symbol. */
   open: number;
+  /** Of them, multi-leg orders (their later legs trade other symbols); absent: not counted (a state written before). */
+  combos?: number;
   /** No open order of the symbol expires before this instant (day orders); absent: none expires. */
   expiresAt?: number;
 }
