@@ -3,7 +3,7 @@
 // intent and invoice, or subscription and first invoice) and emits the events.
 import { randomBytes } from 'node:crypto';
 import { makeInvoice, makePaymentIntent, makeSubscription } from './billing-objects.ts';
-import { makeSubscriptionDiscount } from './discounts.ts';
+import { customerCoupon, makeSubscriptionDiscount, spendCustomerDiscount } from './discounts.ts';
 import { fromFixture, type StripeObject } from './fixtures.ts';
 import { type Form, list, record, text } from './form.ts';
 import { addInterval, amountOffIn, discountOf, type Line, subtotalOf } from './money.ts';
@@ -134,7 +134,10 @@ export class Checkout {
       throw new InvalidRequest('Missing required param: return_url.', 'return_url');
     const id = this.store.newId('checkout.session');
     const subtotal = subtotalOf(lines);
-    const discount = discountOf(subtotal, coupon, String(lines[0]?.price.currency ?? 'usd'));
+    // A plan without a discount of its own is charged less the customer's (customer.discount);
+    // a one-time payment is not (Stripe applies a customer's coupon to invoices of subscriptions).
+    const charged = coupon ?? (mode === 'subscription' ? customerCoupon(this.store, customer, now()) : null);
+    const discount = discountOf(subtotal, charged, String(lines[0]?.price.currency ?? 'usd'));
     const creation = (form.invoice_creation ?? {}) as Form;
     const invoiceEnabled = text(creation.enabled) === 'true';
     const invoiceData = record(((creation.invoice_data ?? {}) as Form).metadata);
@@ -244,6 +247,7 @@ export class Checkout {
           start,
         });
       subscription.discounts = kept ? [kept.id] : [];
+      if (!extras.coupon && !trial) spendCustomerDiscount(this.store, customer);
       const item = (subscription.items as { data: Array<{ id: string }> }).data[0];
       const invoice = makeInvoice(this.store, this.base(), {
         customer,

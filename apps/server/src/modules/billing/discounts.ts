@@ -95,21 +95,36 @@ function amountOff(coupon: Stripe.Coupon, currency: string): number | null {
 }
 
 /**
+ * The customer's own discount (`customer.discount`, expanded with its coupon), which Stripe
+ * applies to the invoices of a subscription that has no discount of its own; null otherwise.
+ */
+function customerDiscount(subscription: Stripe.Subscription): Stripe.Discount | null {
+  const customer = subscription.customer;
+  if (typeof customer === 'string' || customer.deleted) return null;
+  return customer.discount ?? null;
+}
+
+/**
  * What the plan's next payment costs after the subscription's discounts (Stripe's Discount
  * objects, expanded with their coupons: `currentSubscription`), so the card shows what the user
  * pays, not the list price: a `forever` coupon always, a `repeating` one until its `end`, a `once`
  * one only before the first payment (during a free trial; the first invoice spends it), each in
  * Stripe's order on what is left (percent off, or an amount off in the plan's currency: the
- * coupon's `currency_options` one when its own currency is another), never below 0. `renewsAt`: when that payment is made (seconds). Discounts not expanded count as none.
+ * coupon's `currency_options` one when its own currency is another), never below 0. A
+ * subscription without discounts of its own is charged less the customer's (`customer.discount`,
+ * a `once` one still there being spent by the next invoice). `renewsAt`: when that payment is
+ * made (seconds). Discounts not expanded count as none.
  */
 export function discountedPrice(subscription: Stripe.Subscription, listPrice: number, renewsAt: number): number {
   let price = listPrice;
-  for (const discount of subscription.discounts ?? []) {
+  const own = subscription.discounts ?? [];
+  const onCustomer = own.length === 0 ? customerDiscount(subscription) : null;
+  for (const discount of onCustomer ? [onCustomer] : own) {
     if (typeof discount === 'string') continue;
     const coupon = discount.source?.coupon;
     if (!coupon || typeof coupon === 'string') continue;
     if (discount.end !== null && discount.end <= renewsAt) continue;
-    if (coupon.duration === 'once' && subscription.status !== 'trialing') continue;
+    if (coupon.duration === 'once' && !onCustomer && subscription.status !== 'trialing') continue;
     if (coupon.percent_off !== null) price -= Math.round((price * coupon.percent_off) / 100);
     else price -= amountOff(coupon, subscription.currency) ?? 0;
     price = Math.max(price, 0);

@@ -17,6 +17,8 @@ export async function currentSubscription(
         'discounts',
         'discounts.source.coupon',
         'discounts.source.coupon.currency_options',
+        // With none of its own, the customer's discount is charged (discountedPrice).
+        'customer.discount.source.coupon',
       ],
     });
   } catch (error) {
