@@ -212,7 +212,9 @@ export function makeSubscription(
     ...template,
     id: store.newId('subscription_item'),
     created: input.start,
-    price: structuredClone(input.line.price),
+    // The price as Stripe has it (its own currency and amount); the subscription's currency is
+    // the one it is charged in.
+    price: structuredClone(store.get('price', input.line.price.id)),
     plan: null,
     quantity: input.line.quantity,
     subscription: id,

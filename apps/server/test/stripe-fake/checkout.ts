@@ -6,7 +6,7 @@ import { makeInvoice, makePaymentIntent, makeSubscription } from './billing-obje
 import { customerCoupon, makeSubscriptionDiscount, spendCustomerDiscount } from './discounts.ts';
 import { fromFixture, type StripeObject } from './fixtures.ts';
 import { type Form, list, record, text } from './form.ts';
-import { addInterval, amountOffIn, discountOf, type Line, subtotalOf } from './money.ts';
+import { addInterval, amountOffIn, discountOf, type Line, localized, subtotalOf, unitAmountIn } from './money.ts';
 import { now, type Store } from './store.ts';
 import type { FakeParts, Webhooks } from './webhooks.ts';
 
@@ -38,7 +38,11 @@ export class Checkout {
     ({ store: this.store, webhooks: this.webhooks, base: this.base } = parts);
   }
 
-  private linesOf(form: Form, mode: string): Line[] {
+  /**
+   * The session's line items, in `currency` when given (Checkout's `currency`: each price must
+   * offer it, its own or in `currency_options`).
+   */
+  private linesOf(form: Form, mode: string, currency: string | null): Line[] {
     const lines = list(form.line_items).map((raw, i) => {
       const item = record(raw);
       const priceId = item.price;
@@ -47,7 +51,10 @@ export class Checkout {
       const price = this.store.get('price', priceId);
       if (!price.active)
         throw new InvalidRequest(`The price specified is inactive: ${priceId}`, `line_items[${i}][price]`);
-      return { price, quantity: Number(item.quantity ?? '1') };
+      if (currency && unitAmountIn(price, currency) === null) {
+        throw new InvalidRequest(`The price ${priceId} has no amount in ${currency}.`, 'currency');
+      }
+      return { price: currency ? localized(price, currency) : price, quantity: Number(item.quantity ?? '1') };
     });
     if (lines.length === 0) throw new InvalidRequest('Missing required param: line_items.', 'line_items');
     const recurring = lines.some((line) => line.price.type === 'recurring');
@@ -125,8 +132,17 @@ export class Checkout {
     const mode = text(form.mode) ?? 'payment';
     const uiMode = text(form.ui_mode) ?? 'hosted_page';
     const customer = text(form.customer) ?? null;
-    if (customer) this.store.get('customer', customer);
-    const lines = this.linesOf(form, mode);
+    const customerCurrency = customer ? (this.store.get('customer', customer).currency as string | null) : null;
+    // Without `currency`, a price sold in several is charged in the customer's (Stripe would
+    // otherwise pick one from where the buyer is), else in its own.
+    const lines = this.linesOf(form, mode, text(form.currency) ?? customerCurrency);
+    const currency = String(lines[0]?.price.currency ?? 'usd');
+    if (mode === 'subscription' && customerCurrency && currency !== customerCurrency) {
+      throw new InvalidRequest(
+        `You cannot combine currencies on a single customer. This customer has an active subscription, subscription schedule, discount, quote, or invoice item with currency ${customerCurrency}.`,
+        'currency',
+      );
+    }
     const { coupon, promotionCode } = this.discountOf(form, lines, customer);
     if (uiMode === 'hosted_page' && !text(form.success_url))
       throw new InvalidRequest('Missing required param: success_url.', 'success_url');
@@ -137,7 +153,7 @@ export class Checkout {
     // A plan without a discount of its own is charged less the customer's (customer.discount);
     // a one-time payment is not (Stripe applies a customer's coupon to invoices of subscriptions).
     const charged = coupon ?? (mode === 'subscription' ? customerCoupon(this.store, customer, now()) : null);
-    const discount = discountOf(subtotal, charged, String(lines[0]?.price.currency ?? 'usd'));
+    const discount = discountOf(subtotal, charged, currency);
     const creation = (form.invoice_creation ?? {}) as Form;
     const invoiceEnabled = text(creation.enabled) === 'true';
     const invoiceData = record(((creation.invoice_data ?? {}) as Form).metadata);
@@ -160,7 +176,7 @@ export class Checkout {
       client_reference_id: text(form.client_reference_id) ?? null,
       client_secret: uiMode === 'elements' ? `${id}_secret_${randomBytes(12).toString('hex')}` : null,
       created: now(),
-      currency: String(lines[0]?.price.currency ?? 'usd'),
+      currency,
       currency_conversion: null,
       customer,
       discounts: coupon ? [{ coupon: coupon.id, promotion_code: promotionCode }] : [],
@@ -213,8 +229,14 @@ export class Checkout {
     const extras = this.extras.get(sessionId);
     if (session.status !== 'open' || !extras) throw new InvalidRequest('This Checkout Session is no longer open.');
     const customer = String(
-      session.customer ?? this.store.put(fromFixture('customer', { id: this.store.newId('customer') })).id,
+      session.customer ??
+        this.store.put(fromFixture('customer', { id: this.store.newId('customer'), currency: null, discount: null }))
+          .id,
     );
+    // A subscription or an invoice sets the customer's currency, once.
+    const buyer = this.store.get('customer', customer);
+    if (!buyer.currency && (session.mode === 'subscription' || extras.invoiceMetadata))
+      buyer.currency = session.currency;
     // A free trial: nothing is charged now; the trial's invoice is of 0 and its period the trial.
     const trial = session.mode === 'subscription' && extras.trialDays > 0;
     const amount = trial ? 0 : Number(session.amount_total);

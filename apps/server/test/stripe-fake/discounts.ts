@@ -71,7 +71,8 @@ export function customerCoupon(store: Store, customerId: string | null, at: numb
   const discount = store.get('customer', customerId).discount as StripeObject | null | undefined;
   if (!discount) return null;
   if (discount.end !== null && discount.end !== undefined && Number(discount.end) <= at) return null;
-  return store.get('coupon', (discount.source as { coupon: string }).coupon);
+  const coupon = (discount.source as { coupon: string | null } | undefined)?.coupon;
+  return coupon ? store.get('coupon', coupon) : null;
 }
 
 /** A customer's `once` discount spent by the invoice that applied it: Stripe removes it. */

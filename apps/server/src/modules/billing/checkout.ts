@@ -38,6 +38,8 @@ export function checkoutParams(input: CheckoutInput): Stripe.Checkout.SessionCre
     customer: input.customer,
     client_reference_id: user.key,
     line_items: [{ price: product.stripePriceId, quantity: row.quantity }],
+    // A price sold in several currencies is charged in the one the user was shown (currency.ts).
+    ...(Object.keys(product.amounts).length > 1 ? { currency: product.currency } : {}),
     metadata,
     ...(subscription
       ? { subscription_data: { metadata } }

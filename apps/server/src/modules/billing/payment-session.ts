@@ -17,6 +17,7 @@ import type { Viewer } from '../../graphql/context.ts';
 import type { Services } from '../../services.ts';
 import { findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
+import { localize, preferredCurrencies } from './currency.ts';
 import { ensureCustomer } from './customer.ts';
 import { discountId, resolveDiscount } from './discounts.ts';
 import { idOf } from './events/types.ts';
@@ -132,11 +133,15 @@ export async function createPaymentSession(
   services: Services,
   viewer: Viewer,
   input: PaymentSessionInput,
+  acceptLanguage?: string,
 ): Promise<{ url: string }> {
   const stripe = await stripeClient(services);
   const user = await signedInUser(services, viewer);
   if (!input.stripePriceId) return portalSession(services, stripe, user);
-  const product = await findProduct(services, input.stripePriceId);
+  const product = localize(
+    await findProduct(services, input.stripePriceId),
+    await preferredCurrencies(services, stripe, user.id, acceptLanguage, true),
+  );
   const quantity = input.quantity ?? 1;
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
     throw new AppError('VALIDATION', `Quantity must be a whole number from 1 to ${MAX_QUANTITY}`, {

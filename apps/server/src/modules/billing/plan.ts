@@ -59,6 +59,16 @@ export interface Plan {
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
+/**
+ * A price's unit amount in the subscription's currency: its own, or its `currency_options` one
+ * (expanded: `currentSubscription`) when the plan is charged in another of the price's currencies.
+ */
+function amountIn(price: Stripe.Price | undefined, currency: string | undefined): number {
+  if (!price) return 0;
+  if (!currency || price.currency === currency) return price.unit_amount ?? 0;
+  return price.currency_options?.[currency]?.unit_amount ?? price.unit_amount ?? 0;
+}
+
 export function planOf(subscription: Stripe.Subscription): Plan {
   const items = subscription.items?.data ?? [];
   let credits = 0;
@@ -67,7 +77,7 @@ export function planOf(subscription: Stripe.Subscription): Plan {
   for (const item of items) {
     const quantity = item.quantity ?? 1;
     credits += creditsOf(item.price?.metadata) * quantity;
-    price += (item.price?.unit_amount ?? 0) * quantity;
+    price += amountIn(item.price, subscription.currency) * quantity;
     periodEnd = Math.max(periodEnd, item.current_period_end ?? 0);
   }
   const first = items[0]?.price;

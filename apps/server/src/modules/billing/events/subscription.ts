@@ -14,6 +14,8 @@ export async function currentSubscription(
     return await ctx.stripe.subscriptions.retrieve(id, {
       expand: [
         'items.data.price.product',
+        // A plan charged in another of its price's currencies: the amount there (planOf).
+        'items.data.price.currency_options',
         'discounts',
         'discounts.source.coupon',
         'discounts.source.coupon.currency_options',

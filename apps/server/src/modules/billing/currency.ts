@@ -1,0 +1,129 @@
+// Which currency a price sold in several (`currency_options`) is shown and charged in: the Stripe
+// customer's own once Stripe set it (its first subscription or invoice; Stripe charges a plan in no
+// other), else the one of the region of the browser's languages (Accept-Language, in order), else
+// the price's own. The catalogue shows that amount and Checkout is asked for that currency
+// (`currency`), so Stripe does not pick another from where the buyer is.
+import { findBillingAccount } from '../../db/repositories/billing-account.repository.ts';
+import type { Viewer } from '../../graphql/context.ts';
+import type { Services } from '../../services.ts';
+import { type CatalogProduct, listCatalog } from './catalog.ts';
+import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
+
+const EURO = 'AT BE CY DE EE ES FI FR GR HR IE IT LT LU LV MT NL PT SI SK BG AD MC SM VA ME XK';
+const OTHERS: Record<string, string> = {
+  US: 'usd',
+  GB: 'gbp',
+  CA: 'cad',
+  AU: 'aud',
+  NZ: 'nzd',
+  JP: 'jpy',
+  CH: 'chf',
+  LI: 'chf',
+  SE: 'sek',
+  NO: 'nok',
+  DK: 'dkk',
+  PL: 'pln',
+  CZ: 'czk',
+  HU: 'huf',
+  RO: 'ron',
+  IS: 'isk',
+  IN: 'inr',
+  BR: 'brl',
+  MX: 'mxn',
+  SG: 'sgd',
+  HK: 'hkd',
+  CN: 'cny',
+  KR: 'krw',
+  ZA: 'zar',
+  IL: 'ils',
+  AE: 'aed',
+  TR: 'try',
+  TH: 'thb',
+  MY: 'myr',
+  ID: 'idr',
+  PH: 'php',
+  TW: 'twd',
+  AR: 'ars',
+  CL: 'clp',
+  CO: 'cop',
+};
+const REGION_CURRENCY: Record<string, string> = {
+  ...Object.fromEntries(EURO.split(' ').map((region) => [region, 'eur'])),
+  ...OTHERS,
+};
+
+/** The region's currency of each language of an Accept-Language header, most wanted first. */
+export function languageCurrencies(acceptLanguage: string | null | undefined): string[] {
+  const tags = (acceptLanguage ?? '')
+    .split(',')
+    .slice(0, 20)
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((entry) => entry.tag && entry.tag !== '*' && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  const currencies: string[] = [];
+  for (const { tag } of tags) {
+    let region: string | undefined;
+    try {
+      region = new Intl.Locale(tag).maximize().region;
+    } catch {
+      continue;
+    }
+    const currency = region ? REGION_CURRENCY[region] : undefined;
+    if (currency && !currencies.includes(currency)) currencies.push(currency);
+  }
+  return currencies;
+}
+
+/** The product in the first of `preferred` it is sold in (its price there), else as it is. */
+export function localize(product: CatalogProduct, preferred: readonly string[]): CatalogProduct {
+  const currency = preferred.find((c) => product.amounts[c] !== undefined);
+  const price = currency === undefined ? undefined : product.amounts[currency];
+  return currency === undefined || price === undefined ? product : { ...product, currency, price };
+}
+
+/**
+ * The currencies the user is shown and charged in, in order: the Stripe customer's (when Stripe
+ * set it), then the languages'. `strict`: a Stripe that cannot be read is UNAVAILABLE (a payment);
+ * otherwise the languages alone (the catalogue, served while Stripe is away).
+ */
+export async function preferredCurrencies(
+  services: Services,
+  stripe: StripeClient,
+  userId: number,
+  acceptLanguage: string | null | undefined,
+  strict: boolean,
+): Promise<string[]> {
+  const languages = languageCurrencies(acceptLanguage);
+  const customerId = (await findBillingAccount(services.db, userId))?.stripeCustomerId;
+  if (!customerId) return languages;
+  try {
+    const customer = await stripe.customers.retrieve(customerId);
+    const own = 'deleted' in customer && customer.deleted ? null : customer.currency;
+    return own ? [own, ...languages] : languages;
+  } catch (error) {
+    if (strict) throw stripeFailure(services, error, 'reading a customer');
+    return languages;
+  }
+}
+
+/** The catalogue as the user is shown it: each price in their currency when it is sold in it. */
+export async function localCatalog(
+  services: Services,
+  viewer: Viewer,
+  acceptLanguage: string | null | undefined,
+): Promise<CatalogProduct[]> {
+  const products = await listCatalog(services);
+  if (!products.some((product) => Object.keys(product.amounts).length > 1)) return products;
+  const preferred = await preferredCurrencies(
+    services,
+    await stripeClient(services),
+    viewer.userId,
+    acceptLanguage,
+    false,
+  );
+  return products.map((product) => localize(product, preferred));
+}
