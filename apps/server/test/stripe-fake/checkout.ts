@@ -6,9 +6,24 @@ import { makeInvoice, makePaymentIntent, makeSubscription } from './billing-obje
 import { customerCoupon, makeSubscriptionDiscount, spendCustomerDiscount } from './discounts.ts';
 import { fromFixture, type StripeObject } from './fixtures.ts';
 import { type Form, list, record, text } from './form.ts';
-import { addInterval, amountOffIn, discountOf, type Line, localized, subtotalOf, unitAmountIn } from './money.ts';
+import {
+  addInterval,
+  amountOffIn,
+  discountOf,
+  exclusiveTax,
+  type Line,
+  localized,
+  subtotalOf,
+  unitAmountIn,
+} from './money.ts';
 import { now, type Store } from './store.ts';
 import type { FakeParts, Webhooks } from './webhooks.ts';
+
+/** The customer's address country, or null when Stripe Tax could not locate them. */
+function addressOf(store: Store, customer: string): string | null {
+  const address = store.get('customer', customer).address as { country?: string | null } | null | undefined;
+  return address?.country ?? null;
+}
 
 export class InvalidRequest extends Error {
   readonly param: string | undefined;
@@ -26,6 +41,8 @@ interface SessionExtras {
   subscriptionMetadata: Record<string, string>;
   /** subscription_data[trial_period_days]: the plan starts with a free trial. */
   trialDays: number;
+  /** automatic_tax[enabled]: Stripe Tax adds tax on top of an exclusive price, once the address is known. */
+  automaticTax: boolean;
 }
 
 export class Checkout {
@@ -154,6 +171,17 @@ export class Checkout {
     // a one-time payment is not (Stripe applies a customer's coupon to invoices of subscriptions).
     const charged = coupon ?? (mode === 'subscription' ? customerCoupon(this.store, customer, now()) : null);
     const discount = discountOf(subtotal, charged, currency);
+    // Stripe Tax needs the buyer's address: the customer's, else the one Checkout collects
+    // (saved on the customer only with customer_update[address]=auto, which Stripe then demands).
+    const automaticTax = record(form.automatic_tax).enabled === 'true';
+    const located = automaticTax && customer !== null && addressOf(this.store, customer) !== null;
+    if (automaticTax && customer && !located && record(form.customer_update).address !== 'auto') {
+      throw new InvalidRequest(
+        "Automatic tax calculation in Checkout requires a valid address on the Customer. Add a valid address to the Customer or set either `customer_update[address]` to 'auto' or `customer_update[shipping]` to 'auto' to save the address entered in Checkout to the Customer.",
+        'customer_update',
+      );
+    }
+    const tax = located ? exclusiveTax(subtotal - discount, lines[0]?.price) : 0;
     const creation = (form.invoice_creation ?? {}) as Form;
     const invoiceEnabled = text(creation.enabled) === 'true';
     const invoiceData = record(((creation.invoice_data ?? {}) as Form).metadata);
@@ -165,13 +193,20 @@ export class Checkout {
       invoiceMetadata: invoiceEnabled ? invoiceData : null,
       subscriptionMetadata: record(subscriptionData?.metadata),
       trialDays: Number(text(subscriptionData?.trial_period_days) ?? 0),
+      automaticTax,
     });
     const session = fromFixture('checkout.session.payment.open', {
       id,
       after_expiration: null,
       allow_promotion_codes: text(form.allow_promotion_codes) === 'true' ? true : null,
       amount_subtotal: subtotal,
-      amount_total: subtotal - discount,
+      amount_total: subtotal - discount + tax,
+      automatic_tax: {
+        enabled: automaticTax,
+        liability: { type: 'account' },
+        status: automaticTax ? (located ? 'complete' : 'requires_location_inputs') : null,
+        provider: automaticTax ? 'stripe' : null,
+      },
       cancel_url: text(form.cancel_url) ?? null,
       client_reference_id: text(form.client_reference_id) ?? null,
       client_secret: uiMode === 'elements' ? `${id}_secret_${randomBytes(12).toString('hex')}` : null,
@@ -188,7 +223,7 @@ export class Checkout {
       shipping_address_collection: null,
       shipping_cost: null,
       success_url: text(form.success_url) ?? null,
-      total_details: { amount_discount: discount, amount_shipping: 0, amount_tax: 0 },
+      total_details: { amount_discount: discount, amount_shipping: 0, amount_tax: tax },
       ui_mode: uiMode,
       url: uiMode === 'hosted_page' ? `${this.base()}/c/pay/${id}` : null,
     });
@@ -223,6 +258,23 @@ export class Checkout {
     return session;
   }
 
+  /** Stripe Tax's amount once the buyer's address is known (saved on the customer); the session's total with it. */
+  private taxAtPayment(session: StripeObject, customer: string, extras: SessionExtras): number {
+    const buyer = this.store.get('customer', customer);
+    if (addressOf(this.store, customer) === null) {
+      buyer.address = { ...(buyer.address as object), country: 'DE', postal_code: '10115', city: 'Berlin' };
+    }
+    const details = session.total_details as { amount_discount: number; amount_tax: number };
+    const taxable = Number(session.amount_subtotal) - details.amount_discount;
+    const tax = exclusiveTax(taxable, extras.lines[0]?.price);
+    Object.assign(session, {
+      amount_total: taxable + tax,
+      total_details: { ...details, amount_tax: tax },
+      automatic_tax: { ...(session.automatic_tax as object), status: 'complete' },
+    });
+    return tax;
+  }
+
   /** Pays an open session as Stripe would after the card was accepted; returns the events emitted. */
   complete(sessionId: string): StripeObject[] {
     const session = this.store.get('checkout.session', sessionId);
@@ -237,6 +289,9 @@ export class Checkout {
     const buyer = this.store.get('customer', customer);
     if (!buyer.currency && (session.mode === 'subscription' || extras.invoiceMetadata))
       buyer.currency = session.currency;
+    // The buyer gave their address on the page (billing_address_collection): Stripe Tax's amount
+    // is in the total charged from now on.
+    const tax = extras.automaticTax ? this.taxAtPayment(session, customer, extras) : undefined;
     // A free trial: nothing is charged now; the trial's invoice is of 0 and its period the trial.
     const trial = session.mode === 'subscription' && extras.trialDays > 0;
     const amount = trial ? 0 : Number(session.amount_total);
@@ -260,6 +315,9 @@ export class Checkout {
         end,
       });
       if (trial) Object.assign(subscription, { status: 'trialing', trial_start: start, trial_end: end });
+      if (extras.automaticTax) {
+        subscription.automatic_tax = { enabled: true, liability: { type: 'account' }, disabled_reason: null };
+      }
       const kept =
         extras.coupon &&
         makeSubscriptionDiscount(this.store, {
@@ -275,6 +333,7 @@ export class Checkout {
         customer,
         lines: extras.lines,
         amountDue: amount,
+        ...(tax === undefined ? {} : { tax: trial ? 0 : tax }),
         metadata: {},
         billingReason: 'subscription_create',
         subscription: {
@@ -304,6 +363,7 @@ export class Checkout {
           customer,
           lines: extras.lines,
           amountDue: amount,
+          ...(tax === undefined ? {} : { tax }),
           metadata: extras.invoiceMetadata,
           billingReason: 'manual',
           paid: true,

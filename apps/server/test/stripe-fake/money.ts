@@ -67,3 +67,13 @@ export function addInterval(start: number, price: StripeObject): number {
   }
   return Math.floor(date.getTime() / 1000);
 }
+
+/**
+ * Stripe Tax in the fake: one standard rate wherever the buyer is (Stripe's depends on the
+ * address). Added on top of a `tax_behavior: exclusive` price; an inclusive one holds it already.
+ */
+export const FAKE_TAX_PERCENT = 20;
+
+/** The tax added to `amount` (after discounts) of `price` when automatic tax is on. */
+export const exclusiveTax = (amount: number, price: StripeObject | undefined) =>
+  price?.tax_behavior === 'exclusive' ? Math.round((amount * FAKE_TAX_PERCENT) / 100) : 0;

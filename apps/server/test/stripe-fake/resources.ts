@@ -124,6 +124,7 @@ export function registerResources(route: Route, { store, checkout, subscriptions
         unit_amount: Number(text(form.unit_amount) ?? 0),
         unit_amount_decimal: text(form.unit_amount) ?? '0',
         currency_options: priceCurrencyOptions(form),
+        tax_behavior: text(form.tax_behavior) ?? 'unspecified',
       }),
     );
   });

@@ -11,6 +11,7 @@ const product = (changes: Partial<CatalogProduct>): CatalogProduct => ({
   price: 2900,
   currency: 'usd',
   amounts: { usd: 2900 },
+  taxBehavior: null,
   type: ACCOUNT_TYPE.BASE,
   interval: null,
   professional: false,

@@ -19,6 +19,11 @@ export interface CatalogProduct {
   currency: string;
   /** Cents in each currency the price is sold in: its own and its `currency_options` (currency.ts). */
   amounts: Record<string, number>;
+  /**
+   * Stripe's `tax_behavior` of the price: `exclusive` (tax added on top) and `inclusive` (in the
+   * price) have Checkout compute tax (Stripe Tax); `unspecified` (or null) charges the price alone.
+   */
+  taxBehavior: string | null;
   /** SPEC §3: BASE 1 one-time, RECURRING 3 a plan. */
   type: number;
   /** A plan's billing interval (month, year). */
@@ -79,6 +84,7 @@ export function toProduct(price: Stripe.Price): CatalogProduct | null {
     price: price.unit_amount,
     currency: price.currency,
     amounts,
+    taxBehavior: price.tax_behavior ?? null,
     type: price.type === 'recurring' ? ACCOUNT_TYPE.RECURRING : ACCOUNT_TYPE.BASE,
     interval: intervalOf(price.recurring),
     professional,

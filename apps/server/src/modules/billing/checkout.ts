@@ -13,6 +13,7 @@ import type { Services } from '../../services.ts';
 import type { CatalogProduct } from './catalog.ts';
 import { type Discount, discountRefusal } from './discounts.ts';
 import { type StripeClient, stripeFailure } from './stripe-client.ts';
+import { AUTOMATIC_TAX, taxed } from './tax.ts';
 
 export type CheckoutPage =
   | { kind: 'hosted'; successUrl: string; cancelUrl: string }
@@ -49,6 +50,7 @@ export function checkoutParams(input: CheckoutInput): Stripe.Checkout.SessionCre
       : page.kind === 'hosted'
         ? { allow_promotion_codes: true }
         : {}),
+    ...(page.kind === 'hosted' && taxed(product) ? AUTOMATIC_TAX : {}),
     ...(page.kind === 'hosted'
       ? { success_url: page.successUrl, cancel_url: page.cancelUrl }
       : { ui_mode: 'elements', return_url: page.returnUrl }),

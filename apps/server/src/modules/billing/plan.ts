@@ -27,6 +27,7 @@ import { creditsOf, intervalOf, isProfessionalPrice } from './catalog.ts';
 import { discountedPrice } from './discounts.ts';
 import { refundRefusedPlan } from './refused-professional.ts';
 import type { StripeClient } from './stripe-client.ts';
+import { withExclusiveTax } from './tax.ts';
 
 /**
  * Statuses in which the plan still runs (it may be waiting for a payment). Not `incomplete`: its
@@ -92,7 +93,11 @@ export function planOf(subscription: Stripe.Subscription): Plan {
     name: first?.nickname ?? product ?? 'Plan',
     interval: intervalOf(first?.recurring),
     // What the user pays for the next period: the list price less the subscription's discounts.
-    price: discountedPrice(subscription, price, periodEnd > 0 ? periodEnd : Math.floor(Date.now() / 1000)),
+    // With the tax Stripe adds on top of an exclusive price: what is charged.
+    price: withExclusiveTax(
+      subscription,
+      discountedPrice(subscription, price, periodEnd > 0 ? periodEnd : Math.floor(Date.now() / 1000)),
+    ),
     currency: subscription.currency ?? first?.currency ?? 'usd',
     stripePriceId: first?.id ?? null,
     cancelAt: subscription.cancel_at ?? (subscription.cancel_at_period_end && periodEnd > 0 ? periodEnd : null),

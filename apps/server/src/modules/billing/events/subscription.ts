@@ -21,6 +21,8 @@ export async function currentSubscription(
         'discounts.source.coupon.currency_options',
         // With none of its own, the customer's discount is charged (discountedPrice).
         'customer.discount.source.coupon',
+        // The tax its latest invoice added on top of the price (withExclusiveTax).
+        'latest_invoice',
       ],
     });
   } catch (error) {
