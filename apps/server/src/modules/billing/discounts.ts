@@ -67,6 +67,37 @@ export async function resolveDiscount(
 }
 
 /**
+ * The coupon on the Stripe customer (`customer.discount`, set in the Dashboard or by an older API)
+ * as the discount of a pack's Checkout: Stripe applies it to a plan's invoices by itself, never to
+ * a one-time payment, which would charge such a customer the list price. Applied while it runs, when
+ * Checkout cannot refuse it: `forever` or `repeating` (a `once` one waits for the invoice Stripe
+ * spends it on: given to packs it would be spent never), valid, for no particular products, and
+ * an amount off only in the pack's currency. Null when there is none such.
+ */
+export async function customerPackDiscount(
+  services: Services,
+  stripe: StripeClient,
+  customerId: string,
+  currency: string,
+): Promise<Discount | null> {
+  let customer: Stripe.Customer | Stripe.DeletedCustomer;
+  try {
+    customer = await stripe.customers.retrieve(customerId, {
+      expand: ['discount.source.coupon.applies_to', 'discount.source.coupon.currency_options'],
+    });
+  } catch (error) {
+    throw stripeFailure(services, error, 'reading a customer');
+  }
+  const discount = 'deleted' in customer && customer.deleted ? null : (customer as Stripe.Customer).discount;
+  const coupon = discount?.source?.coupon;
+  if (!discount || !coupon || typeof coupon === 'string') return null;
+  if (discount.end !== null && discount.end <= Date.now() / 1000) return null;
+  if (!coupon.valid || coupon.duration === 'once' || (coupon.applies_to?.products.length ?? 0) > 0) return null;
+  if (coupon.percent_off === null && amountOff(coupon, currency) === null) return null;
+  return { coupon: coupon.id };
+}
+
+/**
  * Stripe's refusal of the session's discount as a validation error on its field (null: the
  * error is something else). The promotion code is known here by its Stripe id only: not named.
  */

@@ -19,7 +19,7 @@ import { findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
 import { localize, preferredCurrencies } from './currency.ts';
 import { ensureCustomer } from './customer.ts';
-import { discountId, resolveDiscount } from './discounts.ts';
+import { customerPackDiscount, discountId, resolveDiscount } from './discounts.ts';
 import { idOf } from './events/types.ts';
 import {
   expireOpenPlanCheckouts,
@@ -160,8 +160,10 @@ export async function createPaymentSession(
   if (subscription && showsConflictingPlan(await findBillingAccount(services.db, user.id), product)) {
     throw new AppError('EXECUTION', HAS_PLAN);
   }
-  const discount = await resolveDiscount(services, stripe, { coupon: input.coupon ?? null });
+  const given = await resolveDiscount(services, stripe, { coupon: input.coupon ?? null });
   const customer = await ensureCustomer(services, stripe, user);
+  const discount =
+    given ?? (subscription ? null : await customerPackDiscount(services, stripe, customer, product.currency));
   const row = await insertPaymentSession(services.db, {
     userId: user.id,
     kind: 'hosted',

@@ -15,7 +15,6 @@ import {
 } from '../../../test/billing.ts';
 import { gql } from '../../../test/identity.ts';
 import { PLAN_MONTHLY } from '../../../test/stripe-fake/catalog.ts';
-import { giveCustomerDiscount } from '../../../test/stripe-fake/discounts.ts';
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
 
 let b: Billing;
@@ -106,41 +105,5 @@ describe('the subscription card’s price', () => {
     const { user, invoice } = await planWith('discount-once', 'WELCOME10');
     expect(invoice.amount_paid).toBe(LIST_PRICE * 0.9);
     expect(await shownPrice(user.headers)).toBe(LIST_PRICE);
-  });
-
-  describe('with a coupon on the Stripe customer (customer.discount), none given at Checkout', () => {
-    /** A user whose Stripe customer (made by opening Manage billing) carries `coupon`. */
-    async function customerWith(name: string, coupon: string) {
-      const user = await newCustomer(b, name);
-      await paymentSession(b, user.headers);
-      const customer = b.fake.store
-        .all('customer')
-        .find((c) => c.metadata && (c.metadata as Record<string, string>).user_key === user.key);
-      if (!customer) throw new Error('no customer');
-      giveCustomerDiscount(b.fake.store, customer.id, coupon);
-      return user;
-    }
-
-    it('is the price less the customer’s coupon, as Stripe charges the plan', async () => {
-      await b.stripe.coupons.create({ id: 'CUSTOMER_FIFTH', percent_off: 20, duration: 'forever' });
-      const user = await customerWith('customer-discount-forever', 'CUSTOMER_FIFTH');
-      const { events } = await buy(b, user.headers, PLAN_MONTHLY);
-      await deliver(events);
-      const invoice = objectOf(ofType(events, 'invoice.paid'));
-      expect(invoice.amount_paid).toBe(LIST_PRICE * 0.8);
-      expect(await shownPrice(user.headers)).toBe(LIST_PRICE * 0.8);
-      const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
-      expect(b.fake.subscriptions.renew(subscriptionId).amount_paid).toBe(LIST_PRICE * 0.8);
-      await deliver(takeEvents(b));
-      expect(await shownPrice(user.headers)).toBe(LIST_PRICE * 0.8);
-    });
-
-    it('is the list price once the first invoice spent a customer’s coupon for one payment', async () => {
-      const user = await customerWith('customer-discount-once', 'WELCOME10');
-      const { events } = await buy(b, user.headers, PLAN_MONTHLY);
-      await deliver(events);
-      expect(objectOf(ofType(events, 'invoice.paid')).amount_paid).toBe(LIST_PRICE * 0.9);
-      expect(await shownPrice(user.headers)).toBe(LIST_PRICE);
-    });
   });
 });
