@@ -13,9 +13,9 @@ import {
   takeEvents,
 } from '../../../test/billing.ts';
 import { gql } from '../../../test/identity.ts';
-import { PRODUCT_ID } from '../../../test/stripe-fake/catalog.ts';
+import { PLAN_MONTHLY, PRODUCT_ID } from '../../../test/stripe-fake/catalog.ts';
 import { clearCatalog } from './catalog.ts';
-import { languageCurrencies } from './currency.ts';
+import { languageCurrencies, otherCurrencyPlan } from './currency.ts';
 
 let b: Billing;
 let PACK = '';
@@ -116,5 +116,19 @@ describe('a price sold in several currencies', () => {
       headers,
     );
     expect(answer.data?.account.product).toEqual({ price: 2300, currency: 'eur' });
+  });
+
+  it('refuses a plan the customer cannot be charged in, saying why, before a page is made', async () => {
+    const user = await newCustomer(b, 'currency-other-plan');
+    const french = { ...user.headers, 'accept-language': 'fr-FR' };
+    const { events } = await pay(french, PLAN);
+    // The euro plan ends; Stripe keeps charging this customer in euros only.
+    b.fake.subscriptions.cancelNow(String(objectOf(ofType(events, 'customer.subscription.created')).id));
+    for (const event of takeEvents(b)) expect((await postEvent(b, event)).status).toBe(200);
+    const sessions = b.fake.store.all('checkout.session').length;
+    const answer = await paymentSession(b, french, { price: PLAN_MONTHLY });
+    expect(answer.errors?.[0]?.message).toBe(otherCurrencyPlan('eur'));
+    expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(b.fake.store.all('checkout.session').length).toBe(sessions);
   });
 });

@@ -4,6 +4,7 @@
 // the price's own. The catalogue shows that amount and Checkout is asked for that currency
 // (`currency`), so Stripe does not pick another from where the buyer is.
 import { findBillingAccount } from '../../db/repositories/billing-account.repository.ts';
+import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../graphql/context.ts';
 import type { Services } from '../../services.ts';
 import { type CatalogProduct, listCatalog } from './catalog.ts';
@@ -86,28 +87,55 @@ export function localize(product: CatalogProduct, preferred: readonly string[]):
 }
 
 /**
- * The currencies the user is shown and charged in, in order: the Stripe customer's (when Stripe
- * set it), then the languages'. `strict`: a Stripe that cannot be read is UNAVAILABLE (a payment);
- * otherwise the languages alone (the catalogue, served while Stripe is away).
+ * The Stripe customer's currency, once Stripe set it (null before, or without a customer).
+ * `strict`: a Stripe that cannot be read is UNAVAILABLE (a payment); otherwise null (the
+ * catalogue, served while Stripe is away).
  */
-export async function preferredCurrencies(
+export async function customerCurrency(
   services: Services,
   stripe: StripeClient,
   userId: number,
-  acceptLanguage: string | null | undefined,
   strict: boolean,
-): Promise<string[]> {
-  const languages = languageCurrencies(acceptLanguage);
+): Promise<string | null> {
   const customerId = (await findBillingAccount(services.db, userId))?.stripeCustomerId;
-  if (!customerId) return languages;
+  if (!customerId) return null;
   try {
     const customer = await stripe.customers.retrieve(customerId);
-    const own = 'deleted' in customer && customer.deleted ? null : customer.currency;
-    return own ? [own, ...languages] : languages;
+    return 'deleted' in customer && customer.deleted ? null : (customer.currency ?? null);
   } catch (error) {
     if (strict) throw stripeFailure(services, error, 'reading a customer');
-    return languages;
+    return null;
   }
+}
+
+/** The currencies the user is shown and charged in, in order: the customer's, then the languages'. */
+export const preferredOf = (own: string | null, acceptLanguage: string | null | undefined): string[] => [
+  ...(own ? [own] : []),
+  ...languageCurrencies(acceptLanguage),
+];
+
+export const otherCurrencyPlan = (own: string) =>
+  `This plan is not sold in ${own.toUpperCase()}, the currency Stripe charges you in since your first plan or invoice. Please contact support.`;
+
+/**
+ * The product as the user is shown and charged it; a plan the customer cannot be charged for is
+ * refused: Stripe bills one customer's subscriptions in one currency only, and refuses another at
+ * Checkout (answered as card payments being unavailable before).
+ */
+export async function localProduct(
+  services: Services,
+  stripe: StripeClient,
+  userId: number,
+  product: CatalogProduct,
+  acceptLanguage: string | null | undefined,
+  subscription: boolean,
+): Promise<CatalogProduct> {
+  const own = await customerCurrency(services, stripe, userId, true);
+  const local = localize(product, preferredOf(own, acceptLanguage));
+  if (subscription && own && local.currency !== own) {
+    throw new AppError('VALIDATION', otherCurrencyPlan(own), { field: 'stripePriceId' });
+  }
+  return local;
 }
 
 /** The catalogue as the user is shown it: each price in their currency when it is sold in it. */
@@ -118,12 +146,7 @@ export async function localCatalog(
 ): Promise<CatalogProduct[]> {
   const products = await listCatalog(services);
   if (!products.some((product) => Object.keys(product.amounts).length > 1)) return products;
-  const preferred = await preferredCurrencies(
-    services,
-    await stripeClient(services),
-    viewer.userId,
-    acceptLanguage,
-    false,
-  );
+  const own = await customerCurrency(services, await stripeClient(services), viewer.userId, false);
+  const preferred = preferredOf(own, acceptLanguage);
   return products.map((product) => localize(product, preferred));
 }

@@ -17,7 +17,7 @@ import type { Viewer } from '../../graphql/context.ts';
 import type { Services } from '../../services.ts';
 import { findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
-import { localize, preferredCurrencies } from './currency.ts';
+import { localProduct } from './currency.ts';
 import { ensureCustomer } from './customer.ts';
 import { customerPackDiscount, discountId, resolveDiscount } from './discounts.ts';
 import { idOf } from './events/types.ts';
@@ -138,10 +138,9 @@ export async function createPaymentSession(
   const stripe = await stripeClient(services);
   const user = await signedInUser(services, viewer);
   if (!input.stripePriceId) return portalSession(services, stripe, user);
-  const product = localize(
-    await findProduct(services, input.stripePriceId),
-    await preferredCurrencies(services, stripe, user.id, acceptLanguage, true),
-  );
+  const listed = await findProduct(services, input.stripePriceId);
+  const subscription = listed.type === ACCOUNT_TYPE.RECURRING;
+  const product = await localProduct(services, stripe, user.id, listed, acceptLanguage, subscription);
   const quantity = input.quantity ?? 1;
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
     throw new AppError('VALIDATION', `Quantity must be a whole number from 1 to ${MAX_QUANTITY}`, {
@@ -154,7 +153,6 @@ export async function createPaymentSession(
       throw new AppError('VALIDATION', 'Apply for professional status first', { field: 'stripePriceId' });
     }
   }
-  const subscription = product.type === ACCOUNT_TYPE.RECURRING;
   // A plan beside one that runs only when they bring different things (plansConflict): status
   // alone beside credits.
   if (subscription && showsConflictingPlan(await findBillingAccount(services.db, user.id), product)) {
