@@ -140,14 +140,13 @@ export async function createPaymentSession(
   if (!input.stripePriceId) return portalSession(services, stripe, user);
   const listed = await findProduct(services, input.stripePriceId);
   const subscription = listed.type === ACCOUNT_TYPE.RECURRING;
-  const product = await localProduct(services, stripe, user.id, listed, acceptLanguage, subscription);
   const quantity = input.quantity ?? 1;
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
     throw new AppError('VALIDATION', `Quantity must be a whole number from 1 to ${MAX_QUANTITY}`, {
       field: 'quantity',
     });
   }
-  if (product.professional) {
+  if (listed.professional) {
     if ((viewer.group & GROUP.PROFESSIONAL) !== 0) throw new AppError('FORBIDDEN', ALREADY_PROFESSIONAL);
     if (!(await hasProfessionalApplication(services.db, user.id))) {
       throw new AppError('VALIDATION', 'Apply for professional status first', { field: 'stripePriceId' });
@@ -155,9 +154,11 @@ export async function createPaymentSession(
   }
   // A plan beside one that runs only when they bring different things (plansConflict): status
   // alone beside credits.
-  if (subscription && showsConflictingPlan(await findBillingAccount(services.db, user.id), product)) {
+  if (subscription && showsConflictingPlan(await findBillingAccount(services.db, user.id), listed)) {
     throw new AppError('EXECUTION', HAS_PLAN);
   }
+  // In the currency the user was shown it in (currency.ts).
+  const product = await localProduct(services, stripe, user.id, listed, acceptLanguage, subscription);
   const given = await resolveDiscount(services, stripe, { coupon: input.coupon ?? null });
   const customer = await ensureCustomer(services, stripe, user);
   const discount =
