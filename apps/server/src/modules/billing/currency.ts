@@ -100,7 +100,12 @@ export async function customerCurrency(
   const customerId = (await findBillingAccount(services.db, userId))?.stripeCustomerId;
   if (!customerId) return null;
   try {
-    const customer = await stripe.customers.retrieve(customerId);
+    // The catalogue does not wait long for it: it is served while Stripe is away.
+    const customer = await stripe.customers.retrieve(
+      customerId,
+      {},
+      strict ? {} : { timeout: 5000, maxNetworkRetries: 0 },
+    );
     return 'deleted' in customer && customer.deleted ? null : (customer.currency ?? null);
   } catch (error) {
     if (strict) throw stripeFailure(services, error, 'reading a customer');
