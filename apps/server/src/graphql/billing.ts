@@ -1,6 +1,7 @@
 // Card payments (SPEC §7 accountInvoice, accountPaymentSession, accountSignupPaymentSession,
 // accountUpgrade; issue 14): thin resolvers over modules/billing.
-import { type CatalogProduct, listCatalog } from '../modules/billing/catalog.ts';
+import type { CatalogProduct } from '../modules/billing/catalog.ts';
+import { localCatalog } from '../modules/billing/currency.ts';
 import { getInvoice } from '../modules/billing/invoice.ts';
 import { createPaymentSession, PAYMENT_OWNER_ONLY } from '../modules/billing/payment-session.ts';
 import { createSignupPaymentSession, type SignupSession } from '../modules/billing/signup-session.ts';
@@ -52,10 +53,7 @@ builder.queryFields((t) => ({
     type: [ProductRef],
     description:
       'What is on sale: the active Stripe prices with metadata.credits or metadata.professional (cached 5 minutes); [] without card payments.',
-    resolve: (_root, _args, ctx) => {
-      requireViewer(ctx);
-      return listCatalog(ctx.services);
-    },
+    resolve: (_root, _args, ctx) => localCatalog(ctx.services, requireViewer(ctx), ctx.acceptLanguage),
   }),
   accountPaymentSession: t.field({
     type: PaymentSessionRef,
@@ -68,7 +66,8 @@ builder.queryFields((t) => ({
     },
     // Checkout and the billing portal are the user's own: never a personal API token's, nor an
     // administrator's acting as them (a card, a plan or its cancellation in the user's name).
-    resolve: (_root, args, ctx) => createPaymentSession(ctx.services, requireOwner(ctx, PAYMENT_OWNER_ONLY), args),
+    resolve: (_root, args, ctx) =>
+      createPaymentSession(ctx.services, requireOwner(ctx, PAYMENT_OWNER_ONLY), args, ctx.acceptLanguage),
   }),
   accountSignupPaymentSession: t.field({
     type: SignupPaymentSessionRef,

@@ -21,6 +21,8 @@ export interface GraphQLContext {
   requestId: string;
   ip: string;
   userAgent: string;
+  /** The browser's Accept-Language: the currency a price sold in several is shown in. */
+  acceptLanguage: string;
   /** The raw bearer token, only for sign-out; never logged. */
   bearer: string | null;
   /** Live updates of this instance (the `live` subscription). */

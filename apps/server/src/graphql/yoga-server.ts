@@ -64,6 +64,7 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
         requestId: String(req.id),
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? '',
+        acceptLanguage: req.headers['accept-language'] ?? '',
         bearer,
         live,
         reauthenticate: () => authenticate(services, req, bearer).catch(() => null),

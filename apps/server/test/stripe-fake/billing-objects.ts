@@ -19,7 +19,9 @@ export interface InvoiceInput {
   lines: Line[];
   /** Invoice items instead of `lines` (an operator's one-off invoice, billing_reason manual). */
   items?: ItemLine[];
+  /** With the tax in it (`tax`: Stripe Tax's, on an exclusive price). */
   amountDue: number;
+  tax?: number;
   metadata: Record<string, string>;
   billingReason: string;
   subscription?: { id: string; itemId: string; metadata: Record<string, string>; start: number; end: number };
@@ -113,6 +115,16 @@ function itemLine(invoiceId: string, item: ItemLine, subscription: string | null
   };
 }
 
+/** An invoice's `total_taxes` entry (current API versions) for Stripe Tax's amount. */
+const taxAmount = (amount: number, taxable: number) => ({
+  amount,
+  tax_behavior: 'exclusive',
+  tax_rate_details: { tax_rate: 'txr_fake_standard' },
+  taxability_reason: 'standard_rated',
+  taxable_amount: taxable,
+  type: 'tax_rate_details',
+});
+
 export function makeInvoice(store: Store, base: string, input: InvoiceInput): StripeObject {
   const id = store.newId('invoice');
   const at = now();
@@ -123,6 +135,7 @@ export function makeInvoice(store: Store, base: string, input: InvoiceInput): St
     ? input.items.map((item) => itemLine(id, item, input.subscription?.id ?? null))
     : input.lines.map((line) => invoiceLine(id, line, input));
   const sub = input.subscription;
+  const tax = input.tax ?? 0;
   const invoice = store.put(
     fromFixture('invoice.paid', {
       id,
@@ -166,9 +179,17 @@ export function makeInvoice(store: Store, base: string, input: InvoiceInput): St
       subtotal,
       subtotal_excluding_tax: subtotal,
       total: input.amountDue,
-      total_excluding_tax: input.amountDue,
+      total_excluding_tax: input.amountDue - tax,
+      total_taxes: tax > 0 ? [taxAmount(tax, input.amountDue - tax)] : [],
+      automatic_tax: {
+        enabled: input.tax !== undefined,
+        liability: { type: 'account' },
+        status: input.tax === undefined ? null : 'complete',
+        disabled_reason: null,
+        provider: input.tax === undefined ? null : 'stripe',
+      },
       total_discount_amounts:
-        subtotal > input.amountDue ? [{ amount: subtotal - input.amountDue, discount: 'di_fake' }] : [],
+        subtotal > input.amountDue - tax ? [{ amount: subtotal - input.amountDue + tax, discount: 'di_fake' }] : [],
       webhooks_delivered_at: null,
     }),
   );
@@ -212,7 +233,9 @@ export function makeSubscription(
     ...template,
     id: store.newId('subscription_item'),
     created: input.start,
-    price: structuredClone(input.line.price),
+    // The price as Stripe has it (its own currency and amount); the subscription's currency is
+    // the one it is charged in.
+    price: structuredClone(store.get('price', input.line.price.id)),
     plan: null,
     quantity: input.line.quantity,
     subscription: id,

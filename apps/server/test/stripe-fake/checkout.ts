@@ -3,12 +3,27 @@
 // intent and invoice, or subscription and first invoice) and emits the events.
 import { randomBytes } from 'node:crypto';
 import { makeInvoice, makePaymentIntent, makeSubscription } from './billing-objects.ts';
-import { makeSubscriptionDiscount } from './discounts.ts';
+import { customerCoupon, makeSubscriptionDiscount, spendCustomerDiscount } from './discounts.ts';
 import { fromFixture, type StripeObject } from './fixtures.ts';
 import { type Form, list, record, text } from './form.ts';
-import { addInterval, amountOffIn, discountOf, type Line, subtotalOf } from './money.ts';
+import {
+  addInterval,
+  amountOffIn,
+  discountOf,
+  exclusiveTax,
+  type Line,
+  localized,
+  subtotalOf,
+  unitAmountIn,
+} from './money.ts';
 import { now, type Store } from './store.ts';
 import type { FakeParts, Webhooks } from './webhooks.ts';
+
+/** The customer's address country, or null when Stripe Tax could not locate them. */
+function addressOf(store: Store, customer: string): string | null {
+  const address = store.get('customer', customer).address as { country?: string | null } | null | undefined;
+  return address?.country ?? null;
+}
 
 export class InvalidRequest extends Error {
   readonly param: string | undefined;
@@ -26,6 +41,8 @@ interface SessionExtras {
   subscriptionMetadata: Record<string, string>;
   /** subscription_data[trial_period_days]: the plan starts with a free trial. */
   trialDays: number;
+  /** automatic_tax[enabled]: Stripe Tax adds tax on top of an exclusive price, once the address is known. */
+  automaticTax: boolean;
 }
 
 export class Checkout {
@@ -38,7 +55,11 @@ export class Checkout {
     ({ store: this.store, webhooks: this.webhooks, base: this.base } = parts);
   }
 
-  private linesOf(form: Form, mode: string): Line[] {
+  /**
+   * The session's line items, in `currency` when given (Checkout's `currency`: each price must
+   * offer it, its own or in `currency_options`).
+   */
+  private linesOf(form: Form, mode: string, currency: string | null): Line[] {
     const lines = list(form.line_items).map((raw, i) => {
       const item = record(raw);
       const priceId = item.price;
@@ -47,7 +68,10 @@ export class Checkout {
       const price = this.store.get('price', priceId);
       if (!price.active)
         throw new InvalidRequest(`The price specified is inactive: ${priceId}`, `line_items[${i}][price]`);
-      return { price, quantity: Number(item.quantity ?? '1') };
+      if (currency && unitAmountIn(price, currency) === null) {
+        throw new InvalidRequest(`The price ${priceId} has no amount in ${currency}.`, 'currency');
+      }
+      return { price: currency ? localized(price, currency) : price, quantity: Number(item.quantity ?? '1') };
     });
     if (lines.length === 0) throw new InvalidRequest('Missing required param: line_items.', 'line_items');
     const recurring = lines.some((line) => line.price.type === 'recurring');
@@ -125,8 +149,17 @@ export class Checkout {
     const mode = text(form.mode) ?? 'payment';
     const uiMode = text(form.ui_mode) ?? 'hosted_page';
     const customer = text(form.customer) ?? null;
-    if (customer) this.store.get('customer', customer);
-    const lines = this.linesOf(form, mode);
+    const customerCurrency = customer ? (this.store.get('customer', customer).currency as string | null) : null;
+    // Without `currency`, a price sold in several is charged in the customer's (Stripe would
+    // otherwise pick one from where the buyer is), else in its own.
+    const lines = this.linesOf(form, mode, text(form.currency) ?? customerCurrency);
+    const currency = String(lines[0]?.price.currency ?? 'usd');
+    if (mode === 'subscription' && customerCurrency && currency !== customerCurrency) {
+      throw new InvalidRequest(
+        `You cannot combine currencies on a single customer. This customer has an active subscription, subscription schedule, discount, quote, or invoice item with currency ${customerCurrency}.`,
+        'currency',
+      );
+    }
     const { coupon, promotionCode } = this.discountOf(form, lines, customer);
     if (uiMode === 'hosted_page' && !text(form.success_url))
       throw new InvalidRequest('Missing required param: success_url.', 'success_url');
@@ -134,7 +167,21 @@ export class Checkout {
       throw new InvalidRequest('Missing required param: return_url.', 'return_url');
     const id = this.store.newId('checkout.session');
     const subtotal = subtotalOf(lines);
-    const discount = discountOf(subtotal, coupon, String(lines[0]?.price.currency ?? 'usd'));
+    // A plan without a discount of its own is charged less the customer's (customer.discount);
+    // a one-time payment is not (Stripe applies a customer's coupon to invoices of subscriptions).
+    const charged = coupon ?? (mode === 'subscription' ? customerCoupon(this.store, customer, now()) : null);
+    const discount = discountOf(subtotal, charged, currency);
+    // Stripe Tax needs the buyer's address: the customer's, else the one Checkout collects
+    // (saved on the customer only with customer_update[address]=auto, which Stripe then demands).
+    const automaticTax = record(form.automatic_tax).enabled === 'true';
+    const located = automaticTax && customer !== null && addressOf(this.store, customer) !== null;
+    if (automaticTax && customer && !located && record(form.customer_update).address !== 'auto') {
+      throw new InvalidRequest(
+        "Automatic tax calculation in Checkout requires a valid address on the Customer. Add a valid address to the Customer or set either `customer_update[address]` to 'auto' or `customer_update[shipping]` to 'auto' to save the address entered in Checkout to the Customer.",
+        'customer_update',
+      );
+    }
+    const tax = located ? exclusiveTax(subtotal - discount, lines[0]?.price) : 0;
     const creation = (form.invoice_creation ?? {}) as Form;
     const invoiceEnabled = text(creation.enabled) === 'true';
     const invoiceData = record(((creation.invoice_data ?? {}) as Form).metadata);
@@ -146,18 +193,25 @@ export class Checkout {
       invoiceMetadata: invoiceEnabled ? invoiceData : null,
       subscriptionMetadata: record(subscriptionData?.metadata),
       trialDays: Number(text(subscriptionData?.trial_period_days) ?? 0),
+      automaticTax,
     });
     const session = fromFixture('checkout.session.payment.open', {
       id,
       after_expiration: null,
       allow_promotion_codes: text(form.allow_promotion_codes) === 'true' ? true : null,
       amount_subtotal: subtotal,
-      amount_total: subtotal - discount,
+      amount_total: subtotal - discount + tax,
+      automatic_tax: {
+        enabled: automaticTax,
+        liability: { type: 'account' },
+        status: automaticTax ? (located ? 'complete' : 'requires_location_inputs') : null,
+        provider: automaticTax ? 'stripe' : null,
+      },
       cancel_url: text(form.cancel_url) ?? null,
       client_reference_id: text(form.client_reference_id) ?? null,
       client_secret: uiMode === 'elements' ? `${id}_secret_${randomBytes(12).toString('hex')}` : null,
       created: now(),
-      currency: String(lines[0]?.price.currency ?? 'usd'),
+      currency,
       currency_conversion: null,
       customer,
       discounts: coupon ? [{ coupon: coupon.id, promotion_code: promotionCode }] : [],
@@ -169,7 +223,7 @@ export class Checkout {
       shipping_address_collection: null,
       shipping_cost: null,
       success_url: text(form.success_url) ?? null,
-      total_details: { amount_discount: discount, amount_shipping: 0, amount_tax: 0 },
+      total_details: { amount_discount: discount, amount_shipping: 0, amount_tax: tax },
       ui_mode: uiMode,
       url: uiMode === 'hosted_page' ? `${this.base()}/c/pay/${id}` : null,
     });
@@ -204,14 +258,40 @@ export class Checkout {
     return session;
   }
 
+  /** Stripe Tax's amount once the buyer's address is known (saved on the customer); the session's total with it. */
+  private taxAtPayment(session: StripeObject, customer: string, extras: SessionExtras): number {
+    const buyer = this.store.get('customer', customer);
+    if (addressOf(this.store, customer) === null) {
+      buyer.address = { ...(buyer.address as object), country: 'DE', postal_code: '10115', city: 'Berlin' };
+    }
+    const details = session.total_details as { amount_discount: number; amount_tax: number };
+    const taxable = Number(session.amount_subtotal) - details.amount_discount;
+    const tax = exclusiveTax(taxable, extras.lines[0]?.price);
+    Object.assign(session, {
+      amount_total: taxable + tax,
+      total_details: { ...details, amount_tax: tax },
+      automatic_tax: { ...(session.automatic_tax as object), status: 'complete' },
+    });
+    return tax;
+  }
+
   /** Pays an open session as Stripe would after the card was accepted; returns the events emitted. */
   complete(sessionId: string): StripeObject[] {
     const session = this.store.get('checkout.session', sessionId);
     const extras = this.extras.get(sessionId);
     if (session.status !== 'open' || !extras) throw new InvalidRequest('This Checkout Session is no longer open.');
     const customer = String(
-      session.customer ?? this.store.put(fromFixture('customer', { id: this.store.newId('customer') })).id,
+      session.customer ??
+        this.store.put(fromFixture('customer', { id: this.store.newId('customer'), currency: null, discount: null }))
+          .id,
     );
+    // A subscription or an invoice sets the customer's currency, once.
+    const buyer = this.store.get('customer', customer);
+    if (!buyer.currency && (session.mode === 'subscription' || extras.invoiceMetadata))
+      buyer.currency = session.currency;
+    // The buyer gave their address on the page (billing_address_collection): Stripe Tax's amount
+    // is in the total charged from now on.
+    const tax = extras.automaticTax ? this.taxAtPayment(session, customer, extras) : undefined;
     // A free trial: nothing is charged now; the trial's invoice is of 0 and its period the trial.
     const trial = session.mode === 'subscription' && extras.trialDays > 0;
     const amount = trial ? 0 : Number(session.amount_total);
@@ -235,6 +315,9 @@ export class Checkout {
         end,
       });
       if (trial) Object.assign(subscription, { status: 'trialing', trial_start: start, trial_end: end });
+      if (extras.automaticTax) {
+        subscription.automatic_tax = { enabled: true, liability: { type: 'account' }, disabled_reason: null };
+      }
       const kept =
         extras.coupon &&
         makeSubscriptionDiscount(this.store, {
@@ -244,11 +327,13 @@ export class Checkout {
           start,
         });
       subscription.discounts = kept ? [kept.id] : [];
+      if (!extras.coupon && !trial) spendCustomerDiscount(this.store, customer);
       const item = (subscription.items as { data: Array<{ id: string }> }).data[0];
       const invoice = makeInvoice(this.store, this.base(), {
         customer,
         lines: extras.lines,
         amountDue: amount,
+        ...(tax === undefined ? {} : { tax: trial ? 0 : tax }),
         metadata: {},
         billingReason: 'subscription_create',
         subscription: {
@@ -278,6 +363,7 @@ export class Checkout {
           customer,
           lines: extras.lines,
           amountDue: amount,
+          ...(tax === undefined ? {} : { tax }),
           metadata: extras.invoiceMetadata,
           billingReason: 'manual',
           paid: true,

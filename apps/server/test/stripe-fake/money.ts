@@ -8,6 +8,24 @@ export interface Line {
 
 export const unitAmount = (price: StripeObject) => Number(price.unit_amount ?? 0);
 
+/**
+ * A price's unit amount in `currency`: its own in its own currency, else its `currency_options`
+ * one (a price sold in several currencies); null when it has none there.
+ */
+export function unitAmountIn(price: StripeObject, currency: string): number | null {
+  if (price.currency === currency) return unitAmount(price);
+  const options = price.currency_options as Record<string, { unit_amount?: number | null }> | null | undefined;
+  const amount = options?.[currency]?.unit_amount;
+  return typeof amount === 'number' ? amount : null;
+}
+
+/** The price as it is charged in `currency` (its amount there); itself when that is its own. */
+export function localized(price: StripeObject, currency: string): StripeObject {
+  const amount = unitAmountIn(price, currency);
+  if (price.currency === currency || amount === null) return price;
+  return { ...price, currency, unit_amount: amount, unit_amount_decimal: String(amount) };
+}
+
 export const subtotalOf = (lines: Line[]) =>
   lines.reduce((sum, line) => sum + unitAmount(line.price) * line.quantity, 0);
 
@@ -49,3 +67,13 @@ export function addInterval(start: number, price: StripeObject): number {
   }
   return Math.floor(date.getTime() / 1000);
 }
+
+/**
+ * Stripe Tax in the fake: one standard rate wherever the buyer is (Stripe's depends on the
+ * address). Added on top of a `tax_behavior: exclusive` price; an inclusive one holds it already.
+ */
+export const FAKE_TAX_PERCENT = 20;
+
+/** The tax added to `amount` (after discounts) of `price` when automatic tax is on. */
+export const exclusiveTax = (amount: number, price: StripeObject | undefined) =>
+  price?.tax_behavior === 'exclusive' ? Math.round((amount * FAKE_TAX_PERCENT) / 100) : 0;

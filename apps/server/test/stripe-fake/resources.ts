@@ -32,6 +32,23 @@ function currencyOptions(value: FormValue | undefined): Record<string, { amount_
   return entries.length > 0 ? Object.fromEntries(entries) : null;
 }
 
+/**
+ * A price's `currency_options[<cur>][unit_amount]` (a price sold in several currencies), with its
+ * own currency among them as Stripe lists it; null when it has none (Stripe includes the field
+ * only when asked with `expand[]=currency_options`; the fake always shows it).
+ */
+function priceCurrencyOptions(form: Form): Record<string, { unit_amount: number; tax_behavior: string }> | null {
+  const value = form.currency_options;
+  if (typeof value !== 'object' || Array.isArray(value)) return null;
+  const option = (amount: number) => ({ unit_amount: amount, tax_behavior: 'unspecified' });
+  const entries = Object.entries(value).map(([currency, raw]) => [currency, option(Number(record(raw).unit_amount))]);
+  if (entries.length === 0) return null;
+  return {
+    [text(form.currency) ?? 'usd']: option(Number(text(form.unit_amount) ?? 0)),
+    ...Object.fromEntries(entries),
+  };
+}
+
 export function registerResources(route: Route, { store, checkout, subscriptions, charges, url }: Parts): void {
   const one = (kind: string) => (form: Form, params: Record<string, string>) =>
     store.expand(store.get(kind, params.id ?? ''), expandOf(form));
@@ -50,6 +67,8 @@ export function registerResources(route: Route, { store, checkout, subscriptions
       fromFixture('customer', {
         id: store.newId('customer'),
         created: now(),
+        // Set by Stripe with the customer's first subscription or invoice, null before.
+        currency: null,
         discount: null,
         email: text(form.email) ?? null,
         name: text(form.name) ?? null,
@@ -104,6 +123,8 @@ export function registerResources(route: Route, { store, checkout, subscriptions
         type: recurring.interval ? 'recurring' : 'one_time',
         unit_amount: Number(text(form.unit_amount) ?? 0),
         unit_amount_decimal: text(form.unit_amount) ?? '0',
+        currency_options: priceCurrencyOptions(form),
+        tax_behavior: text(form.tax_behavior) ?? 'unspecified',
       }),
     );
   });

@@ -86,15 +86,13 @@ export class Store {
     if (typeof node !== 'object' || node === null || path.length === 0) return;
     const [head, ...rest] = path as [string, ...string[]];
     const target = node as Record<string, unknown>;
+    const expanded = (id: unknown) =>
+      typeof id === 'string' && this.objects.has(id) ? structuredClone(this.objects.get(id)) : id;
+    // A list of ids ('discounts') expands each; a path through an id ('customer.discount…')
+    // expands it on the way, as Stripe does.
     const value = target[head];
-    if (rest.length === 0) {
-      const expanded = (id: unknown) =>
-        typeof id === 'string' && this.objects.has(id) ? structuredClone(this.objects.get(id)) : id;
-      // A list of ids ('discounts') expands each.
-      target[head] = Array.isArray(value) ? value.map(expanded) : expanded(value);
-      return;
-    }
-    this.expandPath(value, rest);
+    target[head] = Array.isArray(value) ? value.map(expanded) : expanded(value);
+    if (rest.length > 0) this.expandPath(target[head], rest);
   }
 }
 

@@ -8,7 +8,7 @@ import { InvalidRequest } from './checkout.ts';
 import { renewalAmount } from './discounts.ts';
 import type { StripeObject } from './fixtures.ts';
 import { type Form, record, text } from './form.ts';
-import { addInterval, type Line } from './money.ts';
+import { addInterval, exclusiveTax, type Line, localized } from './money.ts';
 import { now, type Store } from './store.ts';
 import type { FakeParts, Webhooks } from './webhooks.ts';
 
@@ -166,12 +166,17 @@ export class Subscriptions {
     const item = itemOf(subscription);
     const start = item.current_period_end;
     const end = addInterval(start, item.price);
-    const line: Line = { price: item.price, quantity: item.quantity };
+    const line: Line = { price: localized(item.price, String(subscription.currency)), quantity: item.quantity };
     const metadata = subscription.metadata as Record<string, string>;
+    const due = renewalAmount(this.store, subscription, Number(line.price.unit_amount) * item.quantity, start);
+    // Stripe Tax on a plan bought with it: on every invoice, on top of an exclusive price.
+    const taxed = (subscription.automatic_tax as { enabled?: boolean } | undefined)?.enabled === true;
+    const tax = taxed ? exclusiveTax(due, item.price) : undefined;
     const invoice = makeInvoice(this.store, this.base(), {
       customer: String(subscription.customer),
       lines: [line],
-      amountDue: renewalAmount(this.store, subscription, Number(item.price.unit_amount) * item.quantity, start),
+      amountDue: due + (tax ?? 0),
+      ...(tax === undefined ? {} : { tax }),
       metadata: {},
       billingReason: 'subscription_cycle',
       subscription: { id, itemId: item.id, metadata, start, end },

@@ -10,6 +10,8 @@ const product = (changes: Partial<CatalogProduct>): CatalogProduct => ({
   credits: 300,
   price: 2900,
   currency: 'usd',
+  amounts: { usd: 2900 },
+  taxBehavior: null,
   type: ACCOUNT_TYPE.BASE,
   interval: null,
   professional: false,

@@ -17,6 +17,13 @@ export interface CatalogProduct {
   /** Cents. */
   price: number;
   currency: string;
+  /** Cents in each currency the price is sold in: its own and its `currency_options` (currency.ts). */
+  amounts: Record<string, number>;
+  /**
+   * Stripe's `tax_behavior` of the price: `exclusive` (tax added on top) and `inclusive` (in the
+   * price) have Checkout compute tax (Stripe Tax); `unspecified` (or null) charges the price alone.
+   */
+  taxBehavior: string | null;
   /** SPEC §3: BASE 1 one-time, RECURRING 3 a plan. */
   type: number;
   /** A plan's billing interval (month, year). */
@@ -64,6 +71,11 @@ export function toProduct(price: Stripe.Price): CatalogProduct | null {
   const professional = isProfessionalPrice(price.metadata);
   if (!price.active || product?.active === false || (credits === 0 && !professional)) return null;
   if (price.unit_amount === null) return null;
+  const amounts: Record<string, number> = {};
+  for (const [currency, option] of Object.entries(price.currency_options ?? {})) {
+    if (typeof option.unit_amount === 'number') amounts[currency] = option.unit_amount;
+  }
+  amounts[price.currency] = price.unit_amount;
   return {
     stripePriceId: price.id,
     name: price.nickname ?? product?.name ?? `${credits} signal credits`,
@@ -71,6 +83,8 @@ export function toProduct(price: Stripe.Price): CatalogProduct | null {
     credits,
     price: price.unit_amount,
     currency: price.currency,
+    amounts,
+    taxBehavior: price.tax_behavior ?? null,
     type: price.type === 'recurring' ? ACCOUNT_TYPE.RECURRING : ACCOUNT_TYPE.BASE,
     interval: intervalOf(price.recurring),
     professional,
@@ -80,7 +94,12 @@ export function toProduct(price: Stripe.Price): CatalogProduct | null {
 async function fetchCatalog(stripe: StripeClient): Promise<CatalogProduct[]> {
   const products: CatalogProduct[] = [];
   let count = 0;
-  for await (const price of stripe.prices.list({ active: true, limit: 100, expand: ['data.product'] })) {
+  for await (const price of stripe.prices.list({
+    active: true,
+    limit: 100,
+    // Its amounts in other currencies: Stripe includes them only when asked.
+    expand: ['data.product', 'data.currency_options'],
+  })) {
     const product = toProduct(price);
     if (product) products.push(product);
     if (++count >= MAX_PRICES) break;

@@ -13,6 +13,7 @@ import type { Services } from '../../services.ts';
 import type { CatalogProduct } from './catalog.ts';
 import { type Discount, discountRefusal } from './discounts.ts';
 import { type StripeClient, stripeFailure } from './stripe-client.ts';
+import { AUTOMATIC_TAX, taxed } from './tax.ts';
 
 export type CheckoutPage =
   | { kind: 'hosted'; successUrl: string; cancelUrl: string }
@@ -38,6 +39,8 @@ export function checkoutParams(input: CheckoutInput): Stripe.Checkout.SessionCre
     customer: input.customer,
     client_reference_id: user.key,
     line_items: [{ price: product.stripePriceId, quantity: row.quantity }],
+    // A price sold in several currencies is charged in the one the user was shown (currency.ts).
+    ...(Object.keys(product.amounts).length > 1 ? { currency: product.currency } : {}),
     metadata,
     ...(subscription
       ? { subscription_data: { metadata } }
@@ -47,6 +50,7 @@ export function checkoutParams(input: CheckoutInput): Stripe.Checkout.SessionCre
       : page.kind === 'hosted'
         ? { allow_promotion_codes: true }
         : {}),
+    ...(page.kind === 'hosted' && taxed(product) ? AUTOMATIC_TAX : {}),
     ...(page.kind === 'hosted'
       ? { success_url: page.successUrl, cancel_url: page.cancelUrl }
       : { ui_mode: 'elements', return_url: page.returnUrl }),

@@ -67,6 +67,37 @@ export async function resolveDiscount(
 }
 
 /**
+ * The coupon on the Stripe customer (`customer.discount`, set in the Dashboard or by an older API)
+ * as the discount of a pack's Checkout: Stripe applies it to a plan's invoices by itself, never to
+ * a one-time payment, which would charge such a customer the list price. Applied while it runs, when
+ * Checkout cannot refuse it: `forever` or `repeating` (a `once` one waits for the invoice Stripe
+ * spends it on: given to packs it would be spent never), valid, for no particular products, and
+ * an amount off only in the pack's currency. Null when there is none such.
+ */
+export async function customerPackDiscount(
+  services: Services,
+  stripe: StripeClient,
+  customerId: string,
+  currency: string,
+): Promise<Discount | null> {
+  let customer: Stripe.Customer | Stripe.DeletedCustomer;
+  try {
+    customer = await stripe.customers.retrieve(customerId, {
+      expand: ['discount.source.coupon.applies_to', 'discount.source.coupon.currency_options'],
+    });
+  } catch (error) {
+    throw stripeFailure(services, error, 'reading a customer');
+  }
+  const discount = 'deleted' in customer && customer.deleted ? null : (customer as Stripe.Customer).discount;
+  const coupon = discount?.source?.coupon;
+  if (!discount || !coupon || typeof coupon === 'string') return null;
+  if (discount.end !== null && discount.end <= Date.now() / 1000) return null;
+  if (!coupon.valid || coupon.duration === 'once' || (coupon.applies_to?.products.length ?? 0) > 0) return null;
+  if (coupon.percent_off === null && amountOff(coupon, currency) === null) return null;
+  return { coupon: coupon.id };
+}
+
+/**
  * Stripe's refusal of the session's discount as a validation error on its field (null: the
  * error is something else). The promotion code is known here by its Stripe id only: not named.
  */
@@ -95,21 +126,36 @@ function amountOff(coupon: Stripe.Coupon, currency: string): number | null {
 }
 
 /**
+ * The customer's own discount (`customer.discount`, expanded with its coupon), which Stripe
+ * applies to the invoices of a subscription that has no discount of its own; null otherwise.
+ */
+function customerDiscount(subscription: Stripe.Subscription): Stripe.Discount | null {
+  const customer = subscription.customer;
+  if (typeof customer === 'string' || customer.deleted) return null;
+  return customer.discount ?? null;
+}
+
+/**
  * What the plan's next payment costs after the subscription's discounts (Stripe's Discount
  * objects, expanded with their coupons: `currentSubscription`), so the card shows what the user
  * pays, not the list price: a `forever` coupon always, a `repeating` one until its `end`, a `once`
  * one only before the first payment (during a free trial; the first invoice spends it), each in
  * Stripe's order on what is left (percent off, or an amount off in the plan's currency: the
- * coupon's `currency_options` one when its own currency is another), never below 0. `renewsAt`: when that payment is made (seconds). Discounts not expanded count as none.
+ * coupon's `currency_options` one when its own currency is another), never below 0. A
+ * subscription without discounts of its own is charged less the customer's (`customer.discount`,
+ * a `once` one still there being spent by the next invoice). `renewsAt`: when that payment is
+ * made (seconds). Discounts not expanded count as none.
  */
 export function discountedPrice(subscription: Stripe.Subscription, listPrice: number, renewsAt: number): number {
   let price = listPrice;
-  for (const discount of subscription.discounts ?? []) {
+  const own = subscription.discounts ?? [];
+  const onCustomer = own.length === 0 ? customerDiscount(subscription) : null;
+  for (const discount of onCustomer ? [onCustomer] : own) {
     if (typeof discount === 'string') continue;
     const coupon = discount.source?.coupon;
     if (!coupon || typeof coupon === 'string') continue;
     if (discount.end !== null && discount.end <= renewsAt) continue;
-    if (coupon.duration === 'once' && subscription.status !== 'trialing') continue;
+    if (coupon.duration === 'once' && !onCustomer && subscription.status !== 'trialing') continue;
     if (coupon.percent_off !== null) price -= Math.round((price * coupon.percent_off) / 100);
     else price -= amountOff(coupon, subscription.currency) ?? 0;
     price = Math.max(price, 0);

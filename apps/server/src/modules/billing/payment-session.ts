@@ -17,8 +17,9 @@ import type { Viewer } from '../../graphql/context.ts';
 import type { Services } from '../../services.ts';
 import { findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
+import { localProduct } from './currency.ts';
 import { ensureCustomer } from './customer.ts';
-import { discountId, resolveDiscount } from './discounts.ts';
+import { customerPackDiscount, discountId, resolveDiscount } from './discounts.ts';
 import { idOf } from './events/types.ts';
 import {
   expireOpenPlanCheckouts,
@@ -132,31 +133,36 @@ export async function createPaymentSession(
   services: Services,
   viewer: Viewer,
   input: PaymentSessionInput,
+  acceptLanguage?: string,
 ): Promise<{ url: string }> {
   const stripe = await stripeClient(services);
   const user = await signedInUser(services, viewer);
   if (!input.stripePriceId) return portalSession(services, stripe, user);
-  const product = await findProduct(services, input.stripePriceId);
+  const listed = await findProduct(services, input.stripePriceId);
+  const subscription = listed.type === ACCOUNT_TYPE.RECURRING;
   const quantity = input.quantity ?? 1;
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
     throw new AppError('VALIDATION', `Quantity must be a whole number from 1 to ${MAX_QUANTITY}`, {
       field: 'quantity',
     });
   }
-  if (product.professional) {
+  if (listed.professional) {
     if ((viewer.group & GROUP.PROFESSIONAL) !== 0) throw new AppError('FORBIDDEN', ALREADY_PROFESSIONAL);
     if (!(await hasProfessionalApplication(services.db, user.id))) {
       throw new AppError('VALIDATION', 'Apply for professional status first', { field: 'stripePriceId' });
     }
   }
-  const subscription = product.type === ACCOUNT_TYPE.RECURRING;
   // A plan beside one that runs only when they bring different things (plansConflict): status
   // alone beside credits.
-  if (subscription && showsConflictingPlan(await findBillingAccount(services.db, user.id), product)) {
+  if (subscription && showsConflictingPlan(await findBillingAccount(services.db, user.id), listed)) {
     throw new AppError('EXECUTION', HAS_PLAN);
   }
-  const discount = await resolveDiscount(services, stripe, { coupon: input.coupon ?? null });
+  // In the currency the user was shown it in (currency.ts).
+  const product = await localProduct(services, stripe, user.id, listed, acceptLanguage, subscription);
+  const given = await resolveDiscount(services, stripe, { coupon: input.coupon ?? null });
   const customer = await ensureCustomer(services, stripe, user);
+  const discount =
+    given ?? (subscription ? null : await customerPackDiscount(services, stripe, customer, product.currency));
   const row = await insertPaymentSession(services.db, {
     userId: user.id,
     kind: 'hosted',

@@ -27,6 +27,7 @@ import { creditsOf, intervalOf, isProfessionalPrice } from './catalog.ts';
 import { discountedPrice } from './discounts.ts';
 import { refundRefusedPlan } from './refused-professional.ts';
 import type { StripeClient } from './stripe-client.ts';
+import { withExclusiveTax } from './tax.ts';
 
 /**
  * Statuses in which the plan still runs (it may be waiting for a payment). Not `incomplete`: its
@@ -59,6 +60,16 @@ export interface Plan {
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
+/**
+ * A price's unit amount in the subscription's currency: its own, or its `currency_options` one
+ * (expanded: `currentSubscription`) when the plan is charged in another of the price's currencies.
+ */
+function amountIn(price: Stripe.Price | undefined, currency: string | undefined): number {
+  if (!price) return 0;
+  if (!currency || price.currency === currency) return price.unit_amount ?? 0;
+  return price.currency_options?.[currency]?.unit_amount ?? price.unit_amount ?? 0;
+}
+
 export function planOf(subscription: Stripe.Subscription): Plan {
   const items = subscription.items?.data ?? [];
   let credits = 0;
@@ -67,7 +78,7 @@ export function planOf(subscription: Stripe.Subscription): Plan {
   for (const item of items) {
     const quantity = item.quantity ?? 1;
     credits += creditsOf(item.price?.metadata) * quantity;
-    price += (item.price?.unit_amount ?? 0) * quantity;
+    price += amountIn(item.price, subscription.currency) * quantity;
     periodEnd = Math.max(periodEnd, item.current_period_end ?? 0);
   }
   const first = items[0]?.price;
@@ -82,7 +93,11 @@ export function planOf(subscription: Stripe.Subscription): Plan {
     name: first?.nickname ?? product ?? 'Plan',
     interval: intervalOf(first?.recurring),
     // What the user pays for the next period: the list price less the subscription's discounts.
-    price: discountedPrice(subscription, price, periodEnd > 0 ? periodEnd : Math.floor(Date.now() / 1000)),
+    // With the tax Stripe adds on top of an exclusive price: what is charged.
+    price: withExclusiveTax(
+      subscription,
+      discountedPrice(subscription, price, periodEnd > 0 ? periodEnd : Math.floor(Date.now() / 1000)),
+    ),
     currency: subscription.currency ?? first?.currency ?? 'usd',
     stripePriceId: first?.id ?? null,
     cancelAt: subscription.cancel_at ?? (subscription.cancel_at_period_end && periodEnd > 0 ? periodEnd : null),

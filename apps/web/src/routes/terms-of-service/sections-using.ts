@@ -67,7 +67,7 @@ export const USING_SECTIONS: readonly TermsSection[] = [
     paragraphs: [
       'Signals are metered in credits. One credit is used for each signal that reaches a broker; signals sent to test hooks and manual trading through the Services are free. Your balance, plan and period end are shown on the Account & Billing page.',
       'Paid plans renew automatically at the end of each period until you cancel them; cancellation takes effect at the end of the current period. Payments are processed by our payment provider; we do not store your card number.',
-      'Prices are shown in United States dollars and exclude taxes unless stated otherwise. Except where the law requires otherwise, payments are non-refundable and unused credits have no cash value.',
+      'Prices are shown in the currency they are charged in (for a price offered in several, the one of your billing history, else that of your browser’s region) and exclude taxes unless stated otherwise. Except where the law requires otherwise, payments are non-refundable and unused credits have no cash value.',
     ],
   },
   {

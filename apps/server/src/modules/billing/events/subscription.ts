@@ -14,9 +14,15 @@ export async function currentSubscription(
     return await ctx.stripe.subscriptions.retrieve(id, {
       expand: [
         'items.data.price.product',
+        // A plan charged in another of its price's currencies: the amount there (planOf).
+        'items.data.price.currency_options',
         'discounts',
         'discounts.source.coupon',
         'discounts.source.coupon.currency_options',
+        // With none of its own, the customer's discount is charged (discountedPrice).
+        'customer.discount.source.coupon',
+        // The tax its latest invoice added on top of the price (withExclusiveTax).
+        'latest_invoice',
       ],
     });
   } catch (error) {

@@ -1,0 +1,75 @@
+// Prices whose tax Stripe computes (`tax_behavior: exclusive`, Stripe Tax): Checkout adds the tax
+// on top (automatic tax, the billing address asked for), the payment is booked at what was
+// charged, and the plan's card shows what its renewals charge, tax included.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Billing,
+  buy,
+  newCustomer,
+  objectOf,
+  ofType,
+  postEvent,
+  startBilling,
+  takeEvents,
+} from '../../../test/billing.ts';
+import { gql } from '../../../test/identity.ts';
+import { PRODUCT_ID } from '../../../test/stripe-fake/catalog.ts';
+import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
+import { FAKE_TAX_PERCENT } from '../../../test/stripe-fake/money.ts';
+import { clearCatalog } from './catalog.ts';
+
+let b: Billing;
+let PACK = '';
+let PLAN = '';
+const withTax = (amount: number) => amount + Math.round((amount * FAKE_TAX_PERCENT) / 100);
+beforeAll(async () => {
+  b = await startBilling();
+  const exclusive = { currency: 'usd', product: PRODUCT_ID, tax_behavior: 'exclusive' } as const;
+  PACK = (await b.stripe.prices.create({ ...exclusive, unit_amount: 1000, metadata: { credits: '100' } })).id;
+  PLAN = (
+    await b.stripe.prices.create({
+      ...exclusive,
+      unit_amount: 2000,
+      recurring: { interval: 'month' },
+      metadata: { credits: '300' },
+    })
+  ).id;
+  clearCatalog(b.t.services);
+});
+afterAll(() => b?.close());
+
+const deliver = async (events: StripeObject[]) => {
+  for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+};
+
+async function account(headers: Record<string, string>) {
+  const answer = await gql<{
+    account: { product: { price: number } | null; payments: Array<{ price: number; credits: number }> };
+  }>(b.t.app, '{ account { product { price } payments { price credits } } }', {}, headers);
+  return answer.data?.account;
+}
+
+describe('a tax-exclusive price', () => {
+  it('is charged with the tax Stripe adds, and booked at what was charged', async () => {
+    const user = await newCustomer(b, 'tax-pack');
+    const { sessionId, events } = await buy(b, user.headers, PACK);
+    const session = b.fake.store.get('checkout.session', sessionId);
+    expect(session.automatic_tax).toMatchObject({ enabled: true, status: 'complete' });
+    expect(session.amount_total).toBe(withTax(1000));
+    await deliver(events);
+    expect((await account(user.headers))?.payments).toEqual([{ price: withTax(1000), credits: 100 }]);
+  });
+
+  it('shows a plan at what its renewals charge, tax included', async () => {
+    const user = await newCustomer(b, 'tax-plan');
+    const { events } = await buy(b, user.headers, PLAN);
+    await deliver(events);
+    const invoice = objectOf(ofType(events, 'invoice.paid'));
+    expect(invoice.amount_paid).toBe(withTax(2000));
+    expect((await account(user.headers))?.product?.price).toBe(withTax(2000));
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    expect(b.fake.subscriptions.renew(subscriptionId).amount_paid).toBe(withTax(2000));
+    await deliver(takeEvents(b));
+    expect((await account(user.headers))?.product?.price).toBe(withTax(2000));
+  });
+});
