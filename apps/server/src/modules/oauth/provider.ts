@@ -54,6 +54,11 @@ async function configuration(services: Services): Promise<Configuration> {
     scopes: SCOPES,
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
+    // What every application registers (adapter.ts clientMetadata): its secret, in the Basic header
+    // or the form. Discovery lists these alone; the library's default also named `none` and the
+    // JWT assertions, which every application is refused with (it has no registered key, and its
+    // secret is kept as a hash, so no client_secret_jwt signed with it could be checked).
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
