@@ -5,8 +5,10 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmedUser } from '../../../test/identity.ts';
 import {
+  browse,
   discover,
   grantAccess,
+  location,
   type OAuthServer,
   professionalWithApp,
   startAuthorization,
@@ -60,5 +62,46 @@ describe('the discovery document', () => {
     );
     const refreshed = await client.refreshTokenGrant(config, await refreshToken());
     expect(refreshed.access_token).toBeTruthy();
+  });
+});
+
+describe('the end_session_endpoint discovery names', () => {
+  /** A page of ours: no inline style or script (the strict policy blocks them), nothing from another origin. */
+  function expectOwnPage(html: string) {
+    expect(html).not.toMatch(/<style|<script|style=/i);
+    expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+    expect(html).not.toContain('@import');
+  }
+
+  it('asks to sign out and confirms it on pages of ours, not the library’s samples', async () => {
+    const config = await discover(server, app);
+    // The browser the user just consented in holds the provider's session.
+    const start = await startAuthorization(config, server);
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, start, user.token), {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    const { jar } = start;
+    const asked = await browse(jar, `${config.serverMetadata().end_session_endpoint}?client_id=${app.key}`);
+    expect(asked.status).toBe(200);
+    const html = await asked.text();
+    expectOwnPage(html);
+    expect(html).toContain('<h1>Sign out</h1>');
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+    expect(xsrf).not.toBe('');
+    expect(html).toContain('form="op.logoutForm" value="yes" name="logout"');
+
+    const confirmed = await browse(jar, `${server.baseUrl}/oidc/session/end/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ xsrf, logout: 'yes' }),
+    });
+    const done = await browse(jar, location(confirmed, server.baseUrl));
+    expect(done.status).toBe(200);
+    const success = await done.text();
+    expectOwnPage(success);
+    expect(success).toContain('<h1>Signed out</h1>');
+    // As the page says: the application's grant outlives the browser's sign-out.
+    expect((await client.refreshTokenGrant(config, tokens.refresh_token ?? '')).access_token).toBeTruthy();
   });
 });

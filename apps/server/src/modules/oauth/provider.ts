@@ -10,7 +10,7 @@ import type { Services } from '../../services.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { createAdapter } from './adapter.ts';
 import { cookieKeys, signingKey } from './keys.ts';
-import { errorPage } from './pages.ts';
+import { errorPage, logoutPage, signedOutPage } from './pages.ts';
 
 export const OIDC_PATH = '/oidc';
 /** The interaction cookie goes to our consent endpoints only. */
@@ -71,6 +71,19 @@ async function configuration(services: Services): Promise<Configuration> {
       },
       revocation: { enabled: true },
       userinfo: { enabled: true },
+      // The library's own pages here are samples with inline styles and a font from another
+      // origin, which the strict Content-Security-Policy blocks: ours instead (pages.ts).
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx: KoaContextWithOIDC, form: string) {
+          ctx.type = 'html';
+          ctx.body = logoutPage(form);
+        },
+        async postLogoutSuccessSource(ctx: KoaContextWithOIDC) {
+          ctx.type = 'html';
+          ctx.body = signedOutPage(ctx.oidc.client?.clientName);
+        },
+      },
     },
     interactions: { policy: policy(), url: interactionUrl },
     cookies: {
