@@ -22,7 +22,8 @@ missing, or the user's account may not use the API) or Error (404; 429: this tok
 broker's, with \`Retry-After\` when known; 500; 503 while the server restarts, or its database or the
 broker is out of reach or did not answer: retry after its \`Retry-After\`). Each token may make a limited number of requests per second:
 every answer tells the allowance in \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`
-(seconds until it is whole again); over it: 429 with \`Retry-After\` (seconds). Lists answer \`{"data": [...], "next": cursor|null}\`.`;
+(seconds until it is whole again); over it: 429 with \`Retry-After\` (seconds). Lists answer \`{"data": [...], "next": cursor|null}\`.
+A path asked with a method it does not take answers 405 with \`Allow\` naming those it takes.`;
 
 /** The headers of the guard's refusals (guard.ts), declared once and named by each answer. */
 const HEADERS = {
