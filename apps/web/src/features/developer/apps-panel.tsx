@@ -8,6 +8,7 @@ import type { UserAppsQuery } from '../../gql/graphql.ts';
 import { useCall } from '../../lib/call.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { AppCreateDialog } from './app-create-dialog.tsx';
+import { AppSecretDialog } from './app-secret-dialog.tsx';
 import { UserAppDeleteDocument, UserAppsDocument } from './documents.ts';
 
 type App = UserAppsQuery['userApps'][number];
@@ -15,6 +16,7 @@ type App = UserAppsQuery['userApps'][number];
 /**
  * SPEC §2 Settings, Applications (professionals): an intro linking to /api/docs; rows with the
  * name, 'ID' and key, 'Created at' and delete; 'Create application' opens 'New application'.
+ * 'New secret' replaces a leaked client secret (shown once) without ending users' grants.
  * Deleting really deletes (the original's handler never ran, SPEC §7).
  */
 export function AppsPanel() {
@@ -24,6 +26,7 @@ export function AppsPanel() {
     requestPolicy: 'cache-and-network',
   });
   const [creating, setCreating] = useState(false);
+  const [rotating, setRotating] = useState<App | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
 
   const deleting = useConfirmedDelete(
@@ -65,6 +68,15 @@ export function AppsPanel() {
               </div>
               <button
                 type="button"
+                className="btn btn-sm btn-outline-secondary text-nowrap"
+                aria-label={`New secret for ${app.name}`}
+                title="Replace the client secret"
+                onClick={() => setRotating(app)}
+              >
+                New secret
+              </button>
+              <button
+                type="button"
                 className="btn btn-sm btn-outline-danger"
                 aria-label={`Delete ${app.name}`}
                 title="Delete application"
@@ -77,6 +89,7 @@ export function AppsPanel() {
         </ul>
       )}
       <AppCreateDialog show={creating} onClose={() => setCreating(false)} onCreated={reload} />
+      <AppSecretDialog app={rotating} onClose={() => setRotating(null)} />
       <ConfirmDialog
         show={deleting.pending !== null}
         title="Delete application"

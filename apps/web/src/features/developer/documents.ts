@@ -28,3 +28,13 @@ export const UserAppDeleteDocument = graphql(`
     userAppDelete(key: $key)
   }
 `);
+
+/** A new client secret for a leaked one, returned only here, once. */
+export const UserAppSecretRotateDocument = graphql(`
+  mutation UserAppSecretRotate($key: String!) {
+    userAppSecretRotate(key: $key) {
+      key
+      secret
+    }
+  }
+`);

@@ -176,6 +176,37 @@ describe('settings: developer applications (SPEC §2 Settings, §5)', () => {
     expect(calls('UserAppDelete')[0]?.variables).toEqual({ key: app.key });
   });
 
+  it('replaces a leaked client secret after confirming, shows the new one once; a refusal in red', async () => {
+    let refuse = true;
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER | PROFESSIONAL),
+      handlers: {
+        UserApps: fixture(() => ({ data: { userApps: [app] } })),
+        UserAppSecretRotate: fixture(() => {
+          if (refuse) {
+            refuse = false;
+            return graphQLError("An application's secret can only be replaced by its owner", 'FORBIDDEN');
+          }
+          return { data: { userAppSecretRotate: { key: app.key, secret: 'second-secret-once' } } };
+        }),
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'New secret for Journal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New client secret' });
+    expect(dialog.textContent).toContain('The current secret stops working at once');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Replace secret' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      "An application's secret can only be replaced by its owner",
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Replace secret' }));
+    const secret = (await within(dialog).findByLabelText('New client secret')) as HTMLInputElement;
+    expect(secret.value).toBe('second-secret-once');
+    expect(within(dialog).queryByRole('button', { name: 'Replace secret' })).toBeNull();
+    expect(calls('UserAppSecretRotate').map((call) => call.variables)).toEqual([{ key: app.key }, { key: app.key }]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New client secret' })).toBeNull());
+  });
+
   it('cannot be closed while saving: the client secret, shown only once, would arrive unseen', async () => {
     const answer = deferred<GraphQLPayload>();
     const { calls } = await renderRoute('/me/settings', {
