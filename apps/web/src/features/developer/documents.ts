@@ -38,3 +38,16 @@ export const UserAppSecretRotateDocument = graphql(`
     }
   }
 `);
+
+/** metadata: the fields to change, {name?, description?, redirectUrl?}. */
+export const UserAppUpdateDocument = graphql(`
+  mutation UserAppUpdate($key: String!, $metadata: JSON!) {
+    userAppUpdate(key: $key, metadata: $metadata) {
+      key
+      name
+      description
+      redirectUrl
+      createdAt
+    }
+  }
+`);

@@ -176,6 +176,51 @@ describe('settings: developer applications (SPEC §2 Settings, §5)', () => {
     expect(calls('UserAppDelete')[0]?.variables).toEqual({ key: app.key });
   });
 
+  it('shows the registered callback URL and edits it without deleting the application; a refusal in red', async () => {
+    let apps: Array<Omit<typeof app, 'description'> & { description: string | null }> = [
+      { ...app, description: 'Fills' },
+    ];
+    let refuse = true;
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER | PROFESSIONAL),
+      handlers: {
+        UserApps: fixture(() => ({ data: { userApps: apps } })),
+        UserAppUpdate: fixture(({ variables }) => {
+          if (refuse) {
+            refuse = false;
+            return graphQLError("An application's callback URL can only be changed by its owner", 'FORBIDDEN');
+          }
+          const metadata = (variables as { metadata: { redirectUrl: string } }).metadata;
+          apps = [{ ...app, redirectUrl: metadata.redirectUrl, description: null }];
+          return { data: { userAppUpdate: apps[0] } };
+        }),
+      },
+    });
+    const row = (await screen.findByText(app.redirectUrl)).closest('li') as HTMLElement;
+    expect(within(row).getByText(app.redirectUrl).parentElement?.textContent).toBe(`Callback URL ${app.redirectUrl}`);
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit Journal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit application' });
+    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('Journal');
+    expect((within(dialog).getByLabelText('Description (optional)') as HTMLInputElement).value).toBe('Fills');
+    expect((within(dialog).getByLabelText('Callback URL') as HTMLInputElement).value).toBe(app.redirectUrl);
+    fill('Callback URL', 'http://j.example.com/cb');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Invalid URL')).toBeTruthy();
+    fill('Callback URL', 'http://localhost:3000/cb');
+    fill('Description (optional)', '');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      "An application's callback URL can only be changed by its owner",
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit application' })).toBeNull());
+    expect(await screen.findByText('http://localhost:3000/cb')).toBeTruthy();
+    expect(calls('UserAppUpdate').at(-1)?.variables).toEqual({
+      key: app.key,
+      metadata: { name: 'Journal', description: '', redirectUrl: 'http://localhost:3000/cb' },
+    });
+  });
+
   it('replaces a leaked client secret after confirming, shows the new one once; a refusal in red', async () => {
     let refuse = true;
     const { calls } = await renderRoute('/me/settings', {
