@@ -160,6 +160,31 @@ describe('the OpenAPI document', () => {
     for (const name of RATE_LIMIT_HEADERS) expect(headers[name]?.schema.type).toBe('integer');
   });
 
+  it('has a model for each shape an operation takes or answers, under its own name: no unused …Input twins', () => {
+    const text = JSON.stringify(doc);
+    const used = (name: string) => text.includes(`"#/components/schemas/${name}"`);
+    expect(Object.keys(doc.components.schemas).filter((name) => !used(name))).toEqual([]);
+    expect(Object.keys(doc.components.schemas).sort()).toEqual(
+      [
+        'Account',
+        'AccountList',
+        'Balances',
+        'Error',
+        'Order',
+        'OrderLeg',
+        'OrderList',
+        'OrderRequest',
+        'Position',
+        'PositionList',
+      ].sort(),
+    );
+    const body = (doc.paths['/api/v1/accounts/{id}/orders']?.post as { requestBody?: unknown } | undefined)
+      ?.requestBody;
+    expect(body).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderRequest' } } },
+    });
+  });
+
   it('documents the order body as the order language reads it: every field it takes, none it refuses', () => {
     const body = doc.components.schemas.OrderRequest as { properties: Record<string, unknown>; required?: string[] };
     expect(Object.keys(body.properties).sort()).toEqual(Object.keys(rawOrderSchema.shape).sort());

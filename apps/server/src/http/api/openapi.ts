@@ -84,6 +84,50 @@ function declareHeaders(document: OpenApiObject): OpenApiObject {
   return document;
 }
 
+const SCHEMA_REF = '#/components/schemas/';
+
+/** The component names `value` refers to ("$ref": "#/components/schemas/<name>"), anywhere in it. */
+function referencedSchemas(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) referencedSchemas(item, into);
+  else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string' && item.startsWith(SCHEMA_REF))
+        into.add(item.slice(SCHEMA_REF.length));
+      else referencedSchemas(item, into);
+    }
+  }
+  return into;
+}
+
+/**
+ * The zod provider writes every registered schema twice, as answered (`Order`) and as taken
+ * (`OrderInput`), whether an operation uses it or not: the reference listed `OrderInput` (the
+ * answer's shape, which no route takes) beside `OrderRequestInput` (the body), ten models no
+ * route used. Keeps the components the operations reach, and names a taken one without its
+ * `Input` where no answered one has the name (`OrderRequest`).
+ */
+function keepUsedSchemas(document: OpenApiObject): OpenApiObject {
+  const doc = document as { paths?: unknown; components?: { schemas?: Record<string, unknown> } };
+  const schemas = doc.components?.schemas;
+  if (!doc.components || !schemas) return document;
+  const used = referencedSchemas(doc.paths);
+  for (const name of used) referencedSchemas(schemas[name], used);
+  const renamed = new Map<string, string>();
+  for (const name of used) {
+    const base = name.replace(/Input$/, '');
+    if (base !== name && !used.has(base)) renamed.set(name, base);
+  }
+  const kept = Object.fromEntries(
+    Object.entries(schemas)
+      .filter(([name]) => used.has(name))
+      .map(([name, schema]) => [renamed.get(name) ?? name, schema]),
+  );
+  doc.components = { ...doc.components, schemas: kept };
+  let text = JSON.stringify(doc);
+  for (const [from, to] of renamed) text = text.replaceAll(`"${SCHEMA_REF}${from}"`, `"${SCHEMA_REF}${to}"`);
+  return JSON.parse(text) as OpenApiObject;
+}
+
 export async function registerOpenApi(app: FastifyInstance, services: Services): Promise<void> {
   const origin = services.config.PUBLIC_URL;
   await app.register(swagger, {
@@ -115,7 +159,7 @@ export async function registerOpenApi(app: FastifyInstance, services: Services):
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => declareHeaders(jsonSchemaTransformObject(input)),
+    transformObject: (input) => declareHeaders(keepUsedSchemas(jsonSchemaTransformObject(input))),
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_req, reply) => {
     reply.header('cache-control', 'no-cache');
