@@ -160,6 +160,18 @@ describe('the OpenAPI document', () => {
     for (const name of RATE_LIMIT_HEADERS) expect(headers[name]?.schema.type).toBe('integer');
   });
 
+  it('says what each answer means, not the plugin’s "Default Response"', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const op of Object.values(item) as Array<{ responses: Record<string, { description: string }> }>) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          expect(response.description, `${path} ${status}`).not.toBe('Default Response');
+        }
+        expect(op.responses['401']?.description).toMatch(/^AuthenticationError: /);
+        expect(op.responses['403']?.description).toMatch(/^ForbiddenError: .*scope/);
+      }
+    }
+  });
+
   it('has a model for each shape an operation takes or answers, under its own name: no unused …Input twins', () => {
     const text = JSON.stringify(doc);
     const used = (name: string) => text.includes(`"#/components/schemas/${name}"`);

@@ -65,10 +65,33 @@ const HEADERS_OF: Record<string, HeaderName> = {
 
 type OpenApiObject = ReturnType<typeof jsonSchemaTransformObject>;
 
-/** Declares HEADERS in the components, on every operation's 401, 403, 429 and 503, and RateLimit-* on every answer. */
+/** What each status means, for the reference (the swagger plugin writes 'Default Response' for all). */
+const ANSWERS: Record<string, string> = {
+  '200': 'Success',
+  '201':
+    'The order placed; for a repeat (same `Idempotency-Key`, or `client_id` or body within the window), the first order, nothing placed again',
+  '400':
+    "ValidationError: a malformed parameter or body. ExecutionError: the broker refused (or cannot do it). AuthenticationError: the broker refused the connection's credentials, reconnect the broker",
+  '401': 'AuthenticationError: no token, or an unknown, expired or revoked one',
+  '403': "ForbiddenError: the token lacks the operation's scope, or the user's account may not use the API",
+  '404': 'Error: no such account or order among the user’s',
+  '413': 'ValidationError: the request body is too large',
+  '429': "Error: too many requests, this token's or the broker's; wait `Retry-After` seconds",
+  '500': 'Error: our own failure',
+  '503':
+    'Error: the server restarts, or the database or broker is out of reach or did not answer; retry after `Retry-After`',
+};
+
+/**
+ * Declares HEADERS in the components, on every operation's 401, 403, 429 and 503, and RateLimit-* on
+ * every answer; and says what each answer means (ANSWERS).
+ */
 function declareHeaders(document: OpenApiObject): OpenApiObject {
   const doc = document as {
-    paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
+    paths?: Record<
+      string,
+      Record<string, { responses?: Record<string, { description?: string; headers?: Record<string, unknown> }> }>
+    >;
     components?: { headers?: Record<string, unknown> };
   };
   doc.components = { ...doc.components, headers: { ...doc.components?.headers, ...HEADERS } };
@@ -78,6 +101,7 @@ function declareHeaders(document: OpenApiObject): OpenApiObject {
         const names = [...(HEADERS_OF[status] ? [HEADERS_OF[status]] : []), ...RATE_LIMIT];
         const refs = Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
         response.headers = { ...response.headers, ...refs };
+        if (ANSWERS[status] && response.description === 'Default Response') response.description = ANSWERS[status];
       }
     }
   }
