@@ -160,6 +160,16 @@ describe('the OpenAPI document', () => {
     for (const name of RATE_LIMIT_HEADERS) expect(headers[name]?.schema.type).toBe('integer');
   });
 
+  it("tells an application's developer how to get tokens: a discovery URL that works, PKCE, lifetimes, rotation", async () => {
+    const text = (doc as unknown as { info: { description: string } }).info.description.replace(/\s+/g, ' ');
+    expect(text).toContain(`\`${server.baseUrl}/oidc/.well-known/openid-configuration\``);
+    const discovery = await api(server, null, 'GET', '/oidc/.well-known/openid-configuration');
+    expect((discovery.body as { issuer: string }).issuer).toBe(`${server.baseUrl}/oidc`);
+    expect(text).toContain('PKCE (S256) required');
+    expect(text).toContain('Access tokens last 1 hour; every token response carries a refresh token (30 days)');
+    expect(text).toContain("a refresh token presented again ends the user's grant");
+  });
+
   it('says what each answer means, not the plugin’s "Default Response"', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const op of Object.values(item) as Array<{ responses: Record<string, { description: string }> }>) {

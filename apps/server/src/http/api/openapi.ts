@@ -5,11 +5,24 @@ import swagger from '@fastify/swagger';
 import { API_SCOPES } from '@router/shared';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S } from '../../modules/oauth/lifetimes.ts';
 import type { Services } from '../../services.ts';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 /** modules/oauth/provider.ts OIDC_PATH, not imported: that module loads oidc-provider. */
 const OIDC_PATH = '/oidc';
+
+/** What an application's developer needs of the provider (its configuration: modules/oauth/provider.ts). */
+const applications = (origin: string) => `
+
+Applications (Settings → Applications, for professional accounts) follow OpenID Connect discovery at
+\`${origin}${OIDC_PATH}/.well-known/openid-configuration\`: the authorization code flow only, with PKCE
+(S256) required and the redirect URI exactly as registered; the client authenticates at the token
+endpoint with its secret (HTTP Basic, or \`client_secret\` in the form). Access tokens last
+${ACCESS_TOKEN_TTL_S / 3600} hour; every token response carries a refresh token (${REFRESH_TOKEN_TTL_S / 86_400} days), spent by its use:
+keep the new one each time and never send one twice (two workers refreshing at once included), since
+a refresh token presented again ends the user's grant and every token under it, and the user must
+grant access again. A user may revoke an application in Settings at any time: its tokens then answer 401.`;
 
 const DESCRIPTION = `Place and follow orders on your connected broker accounts.
 
@@ -158,7 +171,7 @@ export async function registerOpenApi(app: FastifyInstance, services: Services):
     hideUntagged: true,
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Signal Router API', version: '1.0.0', description: DESCRIPTION },
+      info: { title: 'Signal Router API', version: '1.0.0', description: DESCRIPTION + applications(origin) },
       servers: [{ url: origin }],
       tags: [
         { name: 'Accounts', description: "The user's connected broker accounts" },

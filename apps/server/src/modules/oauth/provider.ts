@@ -10,14 +10,13 @@ import type { Services } from '../../services.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { createAdapter } from './adapter.ts';
 import { cookieKeys, signingKey } from './keys.ts';
+import { ACCESS_TOKEN_TTL_S, GRANT_TTL_S, REFRESH_TOKEN_TTL_S } from './lifetimes.ts';
 import { errorPage, logoutPage, signedOutPage } from './pages.ts';
 
 export const OIDC_PATH = '/oidc';
 /** The interaction cookie goes to our consent endpoints only. */
 export const OAUTH_API_PATH = '/api/oauth';
 export const SCOPES = ['openid', 'offline_access', ...API_SCOPE_NAMES];
-
-const DAY_S = 86_400;
 
 /** Every authorization is confirmed by the signed-in user of the web app, whatever the provider remembers. */
 function policy() {
@@ -101,12 +100,12 @@ async function configuration(services: Services): Promise<Configuration> {
     // Tokens live by their grant; the provider's own browser session is short (policy() above).
     expiresWithSession: async () => false,
     ttl: {
-      AccessToken: 3600,
+      AccessToken: ACCESS_TOKEN_TTL_S,
       AuthorizationCode: 60,
       IdToken: 3600,
       Interaction: 3600,
-      RefreshToken: 30 * DAY_S,
-      Grant: 365 * DAY_S,
+      RefreshToken: REFRESH_TOKEN_TTL_S,
+      Grant: GRANT_TTL_S,
       Session: 600,
     },
     jwks: { keys: [await signingKey(services)] },
