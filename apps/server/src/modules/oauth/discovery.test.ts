@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmedUser } from '../../../test/identity.ts';
 import {
   browse,
+  CALLBACK,
   discover,
   grantAccess,
   location,
@@ -103,5 +104,29 @@ describe('the end_session_endpoint discovery names', () => {
     expect(success).toContain('<h1>Signed out</h1>');
     // As the page says: the application's grant outlives the browser's sign-out.
     expect((await client.refreshTokenGrant(config, tokens.refresh_token ?? '')).access_token).toBeTruthy();
+  });
+
+  it("returns to the application's own origin when it names one, and nowhere else", async () => {
+    const config = await discover(server, app);
+    const start = await startAuthorization(config, server);
+    await grantAccess(server, start, user.token);
+    const endSession = config.serverMetadata().end_session_endpoint ?? '';
+    const elsewhere = await browse(
+      start.jar,
+      `${endSession}?${new URLSearchParams({ client_id: app.key, post_logout_redirect_uri: 'https://evil.example/' })}`,
+    );
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.text()).toContain('post_logout_redirect_uri not registered');
+
+    const home = `${new URL(CALLBACK).origin}/signed-out`;
+    const query = new URLSearchParams({ client_id: app.key, post_logout_redirect_uri: home, state: 'bye' });
+    const asked = await browse(start.jar, `${endSession}?${query}`);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(await asked.text())?.[1] ?? '';
+    const confirmed = await browse(start.jar, `${server.baseUrl}/oidc/session/end/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ xsrf, logout: 'yes' }),
+    });
+    expect(location(confirmed, server.baseUrl)).toBe(`${home}?state=bye`);
   });
 });

@@ -128,6 +128,23 @@ function compareHashedSecret(this: { clientSecret?: string }, actual: string): b
 }
 
 /**
+ * An application registers its callback URL alone, no post-logout address; its sign-out (the
+ * end_session_endpoint, where client libraries send `post_logout_redirect_uri`) may return to any
+ * address on that callback URL's origin, which the application's owner already answers for. Any
+ * other is refused, as before (no open redirect).
+ */
+function onCallbackOrigin(this: { redirectUris?: string[] }, value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (value.includes('#') || url.username || url.password) return false;
+  return (this.redirectUris ?? []).some((registered) => URL.parse(registered)?.origin === url.origin);
+}
+
+/**
  * Every URL the provider writes (discovery's endpoints, the resume redirect) is PUBLIC_URL's, as
  * its issuer is: Koa would take the origin from the request's Host, or behind a trusted proxy its
  * X-Forwarded-Host and -Proto, which a client writes (a cached discovery document naming another
@@ -154,6 +171,7 @@ async function createProvider(services: Services): Promise<Provider> {
   provider.maxIpsCount = services.config.TRUST_PROXY;
   pinOrigin(provider, services.config.PUBLIC_URL);
   provider.Client.prototype.compareClientSecret = compareHashedSecret;
+  provider.Client.prototype.postLogoutRedirectUriAllowed = onCallbackOrigin;
   provider.on('server_error', (_ctx: unknown, err: Error) => services.log.error({ err }, 'oauth provider error'));
   // A new access token passes its address's failed-token limit from its first use, as a new
   // personal token does (issueSession): an application's server, calling for all its users from
