@@ -200,6 +200,10 @@ export async function registerOpenApi(app: FastifyInstance, services: Services):
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_req, reply) => {
     reply.header('cache-control', 'no-cache');
+    // Public and read without credentials: web tools on other origins (an online editor, a
+    // client generator's page) may load it. The API itself sends no CORS header.
+    reply.header('access-control-allow-origin', '*');
+    reply.header('cross-origin-resource-policy', 'cross-origin');
     return app.swagger();
   });
 }
