@@ -11,7 +11,7 @@ const ADDED = Date.UTC(2024, 1, 3, 9, 30);
 const grant = (key: string, name: string | null) => ({
   key,
   createdAt: ADDED,
-  metadata: { scopes: ['accounts:read'] },
+  metadata: { scopes: ['openid', 'accounts:read', 'orders:write'] },
   userApp: name === null ? null : { key: `app-${key}`, name },
 });
 
@@ -37,6 +37,13 @@ describe('settings: authorized applications (SPEC §2 Settings)', () => {
     ).toBeTruthy();
     expect(within(section).getByText('Journal')).toBeTruthy();
     expect(within(section).getByText('Noname')).toBeTruthy();
+    // What each may do, in the consent screen's words (identity scopes are no ability).
+    const may = within(section).getByRole('list', { name: 'What Journal may do' });
+    expect(
+      within(may)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Read the list of your connected brokerage accounts', 'Submit orders on your request']);
     expect(within(section).getAllByText(/^Added at/)[0]?.textContent).toMatch(/Added at 2\/3\/2024, \d\d:\d\d/);
     expect(
       within(screen.getByRole('navigation', { name: 'Settings' })).getByText('Authorized applications'),
