@@ -57,7 +57,6 @@ describe('developer platform journey', () => {
     await dialog.getByRole('button', { name: 'Done' }).click();
     await developer.page.getByText(`ID ${clientId}`).waitFor();
     expect(developer.errors).toEqual([]);
-    await developer.close();
 
     // The third party starts an authorization code flow with PKCE.
     const config = await client.discovery(new URL(`${inject('baseUrl')}/oidc`), clientId, secret, undefined, {
@@ -127,6 +126,31 @@ describe('developer platform journey', () => {
     // Reading orders was not granted.
     expect((await apiCall('GET', `/api/v1/accounts/${paper?.id}/orders`)).status).toBe(403);
 
+    // The trader signs out where the application's library sends them (end_session_endpoint):
+    // pages of ours under the strict policy, and the application's grant stays.
+    await page.goto(config.serverMetadata().end_session_endpoint ?? '');
+    await page.getByRole('heading', { level: 1, name: 'Sign out' }).waitFor();
+    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Signed out' }).waitFor();
+
+    // The developer replaces the client secret (leaked, say): the old one is refused at once, the
+    // new one works, and the trader's grant goes on.
+    await developer.page.getByRole('button', { name: 'New secret for Trade Journal' }).click();
+    const rotate = developer.page.getByRole('dialog', { name: 'New client secret' });
+    await rotate.getByRole('button', { name: 'Replace secret' }).click();
+    const newSecret = await rotate.getByLabel('New client secret').inputValue();
+    await rotate.getByRole('button', { name: 'Done' }).click();
+    expect(newSecret).not.toBe(secret);
+    expect(developer.errors).toEqual([]);
+    await developer.close();
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token ?? '')).rejects.toMatchObject({
+      error: 'invalid_client',
+    });
+    const rotated = await client.discovery(new URL(`${inject('baseUrl')}/oidc`), clientId, newSecret, undefined, {
+      execute: [client.allowInsecureRequests],
+    });
+    const refreshed = await client.refreshTokenGrant(rotated, tokens.refresh_token ?? '');
+
     // The trader sees the application and revokes it.
     await atSettings(page);
     await page.getByText('You have granted 1 application(s) access to your connected accounts').waitFor();
@@ -134,9 +158,9 @@ describe('developer platform journey', () => {
     await page.getByRole('button', { name: 'Revoke Trade Journal' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('heading', { name: 'Authorized applications' }).waitFor({ state: 'detached' });
-    expect(await client.tokenIntrospection(config, tokens.access_token)).toMatchObject({ active: false });
-    await expect(client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck)).rejects.toThrow();
-    await expect(client.refreshTokenGrant(config, tokens.refresh_token ?? '')).rejects.toMatchObject({
+    expect(await client.tokenIntrospection(rotated, refreshed.access_token)).toMatchObject({ active: false });
+    await expect(client.fetchUserInfo(rotated, refreshed.access_token, client.skipSubjectCheck)).rejects.toThrow();
+    await expect(client.refreshTokenGrant(rotated, refreshed.refresh_token ?? '')).rejects.toMatchObject({
       error: 'invalid_grant',
     });
     expect(errors).toEqual([]);

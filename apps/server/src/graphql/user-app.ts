@@ -1,7 +1,7 @@
-// SPEC §3 UserApp, §7 `userApp`, `userApps`, `userAppCreate/Update/Delete`: developer
+// SPEC §3 UserApp, §7 `userApp`, `userApps`, `userAppCreate/Update/Delete` (and `userAppSecretRotate`): developer
 // applications (OAuth clients; `key` is the client_id). Changes need the professional group.
 import type { UserAppRow } from '../db/repositories/user-app.repository.ts';
-import { createApp, deleteApp, getApp, listApps, updateApp } from '../modules/oauth/apps.ts';
+import { createApp, deleteApp, getApp, listApps, rotateAppSecret, updateApp } from '../modules/oauth/apps.ts';
 import { builder } from './builder.ts';
 
 const UserAppRef = builder.objectRef<UserAppRow>('UserApp').implement({
@@ -15,7 +15,7 @@ const UserAppRef = builder.objectRef<UserAppRow>('UserApp').implement({
 });
 
 const UserAppSecretRef = builder.objectRef<{ key: string; secret: string }>('UserAppSecret').implement({
-  description: 'The client secret is shown only here, once.',
+  description: 'The client secret is shown only here, once (at creation, and at each replacement).',
   fields: (t) => ({
     key: t.exposeString('key', { description: 'the OAuth client_id' }),
     secret: t.exposeString('secret', { description: 'the OAuth client_secret' }),
@@ -53,6 +53,13 @@ builder.mutationFields((t) => ({
     description: 'Professionals only. metadata: the fields to change, {name?, description?, redirectUrl?}.',
     args: { key: t.arg.string({ required: true }), metadata: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, { key, metadata }, ctx) => updateApp(ctx, key, metadata),
+  }),
+  userAppSecretRotate: t.field({
+    type: UserAppSecretRef,
+    description:
+      "Professionals only. A new client secret, answered once; the previous one is refused from the next token request, while users' grants and tokens stay. The owner's own dashboard session only: FORBIDDEN while an administrator acts as the user, and to a personal API token.",
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => rotateAppSecret(ctx, key),
   }),
   userAppDelete: t.boolean({
     description: 'Professionals only. Deletes the application and ends every access granted to it.',

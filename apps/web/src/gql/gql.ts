@@ -52,6 +52,8 @@ type Documents = {
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": typeof types.UserAppsDocument,
     "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": typeof types.UserAppCreateDocument,
     "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": typeof types.UserAppDeleteDocument,
+    "\n  mutation UserAppSecretRotate($key: String!) {\n    userAppSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n": typeof types.UserAppSecretRotateDocument,
+    "\n  mutation UserAppUpdate($key: String!, $metadata: JSON!) {\n    userAppUpdate(key: $key, metadata: $metadata) {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": typeof types.UserAppUpdateDocument,
     "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n      rules\n      pausedReason\n    }\n  }\n": typeof types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": typeof types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": typeof types.HookUpdateDocument,
@@ -133,6 +135,8 @@ const documents: Documents = {
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": types.UserAppsDocument,
     "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": types.UserAppCreateDocument,
     "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": types.UserAppDeleteDocument,
+    "\n  mutation UserAppSecretRotate($key: String!) {\n    userAppSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n": types.UserAppSecretRotateDocument,
+    "\n  mutation UserAppUpdate($key: String!, $metadata: JSON!) {\n    userAppUpdate(key: $key, metadata: $metadata) {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": types.UserAppUpdateDocument,
     "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n      rules\n      pausedReason\n    }\n  }\n": types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": types.HookUpdateDocument,
@@ -342,6 +346,14 @@ export function graphql(source: "\n  mutation UserAppCreate($name: String!, $des
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n"): (typeof documents)["\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserAppSecretRotate($key: String!) {\n    userAppSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n"): (typeof documents)["\n  mutation UserAppSecretRotate($key: String!) {\n    userAppSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserAppUpdate($key: String!, $metadata: JSON!) {\n    userAppUpdate(key: $key, metadata: $metadata) {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  mutation UserAppUpdate($key: String!, $metadata: JSON!) {\n    userAppUpdate(key: $key, metadata: $metadata) {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -8,7 +8,7 @@ import { deleteClientOidc } from './oidc.repository.ts';
 
 export type UserAppRow = typeof userApps.$inferSelect;
 export type NewUserApp = Pick<UserAppRow, 'key' | 'userId' | 'name' | 'description' | 'redirectUrl' | 'secretHash'>;
-export type UserAppChanges = Partial<Pick<UserAppRow, 'name' | 'description' | 'redirectUrl'>>;
+export type UserAppChanges = Partial<Pick<UserAppRow, 'name' | 'description' | 'redirectUrl' | 'secretHash'>>;
 
 export async function insertUserApp(db: Executor, app: NewUserApp): Promise<UserAppRow> {
   const [row] = await db.insert(userApps).values(app).returning();

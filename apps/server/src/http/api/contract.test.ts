@@ -160,6 +160,53 @@ describe('the OpenAPI document', () => {
     for (const name of RATE_LIMIT_HEADERS) expect(headers[name]?.schema.type).toBe('integer');
   });
 
+  it("tells an application's developer how to get tokens: a discovery URL that works, PKCE, lifetimes, rotation", async () => {
+    const text = (doc as unknown as { info: { description: string } }).info.description.replace(/\s+/g, ' ');
+    expect(text).toContain(`\`${server.baseUrl}/oidc/.well-known/openid-configuration\``);
+    const discovery = await api(server, null, 'GET', '/oidc/.well-known/openid-configuration');
+    expect((discovery.body as { issuer: string }).issuer).toBe(`${server.baseUrl}/oidc`);
+    expect(text).toContain('PKCE (S256) required');
+    expect(text).toContain('Access tokens last 1 hour; every token response carries a refresh token (30 days)');
+    expect(text).toContain("a refresh token presented again ends the user's grant");
+  });
+
+  it('says what each answer means, not the plugin’s "Default Response"', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const op of Object.values(item) as Array<{ responses: Record<string, { description: string }> }>) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          expect(response.description, `${path} ${status}`).not.toBe('Default Response');
+        }
+        expect(op.responses['401']?.description).toMatch(/^AuthenticationError: /);
+        expect(op.responses['403']?.description).toMatch(/^ForbiddenError: .*scope/);
+      }
+    }
+  });
+
+  it('has a model for each shape an operation takes or answers, under its own name: no unused …Input twins', () => {
+    const text = JSON.stringify(doc);
+    const used = (name: string) => text.includes(`"#/components/schemas/${name}"`);
+    expect(Object.keys(doc.components.schemas).filter((name) => !used(name))).toEqual([]);
+    expect(Object.keys(doc.components.schemas).sort()).toEqual(
+      [
+        'Account',
+        'AccountList',
+        'Balances',
+        'Error',
+        'Order',
+        'OrderLeg',
+        'OrderList',
+        'OrderRequest',
+        'Position',
+        'PositionList',
+      ].sort(),
+    );
+    const body = (doc.paths['/api/v1/accounts/{id}/orders']?.post as { requestBody?: unknown } | undefined)
+      ?.requestBody;
+    expect(body).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderRequest' } } },
+    });
+  });
+
   it('documents the order body as the order language reads it: every field it takes, none it refuses', () => {
     const body = doc.components.schemas.OrderRequest as { properties: Record<string, unknown>; required?: string[] };
     expect(Object.keys(body.properties).sort()).toEqual(Object.keys(rawOrderSchema.shape).sort());

@@ -54,4 +54,15 @@ describe('/api/docs', () => {
     expect(other.statusCode).toBe(200);
     expect(directive(String(other.headers['content-security-policy']), 'style-src')).not.toContain('unsafe-inline');
   });
+
+  it('lets web tools of other origins read the OpenAPI document (public, no credentials)', async () => {
+    const doc = await t.app.inject({ url: '/api/openapi.json', headers: { origin: 'https://editor.swagger.io' } });
+    expect(doc.statusCode).toBe(200);
+    expect(doc.headers['access-control-allow-origin']).toBe('*');
+    expect(doc.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(doc.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    // The API itself stays closed to other origins' scripts.
+    const api = await t.app.inject({ url: '/api/v1/accounts', headers: { origin: 'https://editor.swagger.io' } });
+    expect(api.headers['access-control-allow-origin']).toBeUndefined();
+  });
 });

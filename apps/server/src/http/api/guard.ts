@@ -42,6 +42,8 @@ export function registerGuard(api: ApiInstance, services: Services): void {
   const failures = services.identity.failedAuth;
   api.decorateRequest('apiPrincipal', null);
   api.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    // No route (methods.ts answers 404 or 405): nothing of a user's to guard.
+    if (req.is404) return;
     // A user's accounts, orders and holdings: no shared proxy or browser cache keeps them.
     reply.header('cache-control', 'no-store');
     const token = bearerToken(req);

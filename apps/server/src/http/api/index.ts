@@ -10,6 +10,7 @@ import { holdingsRoutes } from './accounts/holdings.ts';
 import { listAccountsRoute } from './accounts/list.ts';
 import { registerDocs } from './docs.ts';
 import { registerGuard } from './guard.ts';
+import { answerWrongMethods } from './methods.ts';
 import { registerOpenApi } from './openapi.ts';
 import { readOrderRoutes } from './orders/read.ts';
 import { writeOrderRoutes } from './orders/write.ts';
@@ -30,6 +31,7 @@ export async function registerApi(app: FastifyInstance, services: Services, sign
         done(null, body);
       });
       registerGuard(api, services);
+      answerWrongMethods(scope);
       const context = { services, signals };
       listAccountsRoute(api, context);
       holdingsRoutes(api, context);

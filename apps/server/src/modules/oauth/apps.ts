@@ -39,6 +39,7 @@ function requireProfessional(caller: Caller): Viewer {
 }
 
 export const CALLBACK_OWNER_ONLY = "An application's callback URL can only be changed by its owner";
+export const SECRET_OWNER_ONLY = "An application's secret can only be replaced by its owner";
 
 export interface UserAppInput {
   name: string;
@@ -84,6 +85,23 @@ export async function updateApp(caller: Caller, key: string, metadata: unknown):
     : await findOwnUserApp(caller.services.db, viewer.userId, key);
   if (!row) throw new AppError('NOT_FOUND', 'Application not found');
   return row;
+}
+
+/**
+ * A new client secret for a leaked one, answered once and kept as its SHA-256 like the first: the
+ * previous secret is refused from the next token request on (the provider reads the application
+ * at every request), while the users' grants and the tokens issued under them stay, so the
+ * application need not be deleted (which would end every user's access). The owner's own
+ * dashboard session only, as at creation: a credential is never shown to an administrator acting
+ * as them, nor to an API token.
+ */
+export async function rotateAppSecret(caller: Caller, key: string): Promise<{ key: string; secret: string }> {
+  requireOwner(caller, SECRET_OWNER_ONLY);
+  const viewer = requireProfessional(caller);
+  const secret = newToken();
+  const row = await updateUserApp(caller.services.db, viewer.userId, key, { secretHash: hashToken(secret) });
+  if (!row) throw new AppError('NOT_FOUND', 'Application not found');
+  return { key: row.key, secret };
 }
 
 /**

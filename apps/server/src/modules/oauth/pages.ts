@@ -1,4 +1,4 @@
-// The two HTML pages the OAuth flow answers itself. No scripts and no inline styles, so they
+// The HTML pages the OAuth flow answers itself. No scripts and no inline styles, so they
 // work under a strict Content-Security-Policy.
 
 const escapeHtml = (text: string): string =>
@@ -33,4 +33,22 @@ export function continuePage(url: string): string {
     `<p>You are being returned to the application.</p><p><a href="${href}">Continue</a></p>`,
     `<meta http-equiv="refresh" content="0;url=${href}">`,
   );
+}
+
+/**
+ * The end_session_endpoint's question (RP-initiated logout, an application's sign-out): the
+ * provider's form (`op.logoutForm` with its xsrf field) and its two answers. Signing out ends the
+ * provider's short browser session only: the applications' grants stay (tokens outlive it).
+ */
+export function logoutPage(form: string): string {
+  return page(
+    'Sign out',
+    `<p>Sign out of Signal Router in this browser? The applications you authorized keep their access; revoke it in Settings.</p>${form}<p><button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button> <button type="submit" form="op.logoutForm">No, stay signed in</button></p>`,
+  );
+}
+
+/** After the sign-out, when the application named no post-logout address to return to. */
+export function signedOutPage(application: string | undefined): string {
+  const from = application ? ` from ${escapeHtml(application)}` : '';
+  return page('Signed out', `<p>You signed out${from}.</p><p><a href="/">Back to Signal Router</a></p>`);
 }

@@ -10,14 +10,13 @@ import type { Services } from '../../services.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { createAdapter } from './adapter.ts';
 import { cookieKeys, signingKey } from './keys.ts';
-import { errorPage } from './pages.ts';
+import { ACCESS_TOKEN_TTL_S, GRANT_TTL_S, REFRESH_TOKEN_TTL_S } from './lifetimes.ts';
+import { errorPage, logoutPage, signedOutPage } from './pages.ts';
 
 export const OIDC_PATH = '/oidc';
 /** The interaction cookie goes to our consent endpoints only. */
 export const OAUTH_API_PATH = '/api/oauth';
 export const SCOPES = ['openid', 'offline_access', ...API_SCOPE_NAMES];
-
-const DAY_S = 86_400;
 
 /** Every authorization is confirmed by the signed-in user of the web app, whatever the provider remembers. */
 function policy() {
@@ -54,6 +53,11 @@ async function configuration(services: Services): Promise<Configuration> {
     scopes: SCOPES,
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
+    // What every application registers (adapter.ts clientMetadata): its secret, in the Basic header
+    // or the form. Discovery lists these alone; the library's default also named `none` and the
+    // JWT assertions, which every application is refused with (it has no registered key, and its
+    // secret is kept as a hash, so no client_secret_jwt signed with it could be checked).
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
@@ -66,6 +70,19 @@ async function configuration(services: Services): Promise<Configuration> {
       },
       revocation: { enabled: true },
       userinfo: { enabled: true },
+      // The library's own pages here are samples with inline styles and a font from another
+      // origin, which the strict Content-Security-Policy blocks: ours instead (pages.ts).
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx: KoaContextWithOIDC, form: string) {
+          ctx.type = 'html';
+          ctx.body = logoutPage(form);
+        },
+        async postLogoutSuccessSource(ctx: KoaContextWithOIDC) {
+          ctx.type = 'html';
+          ctx.body = signedOutPage(ctx.oidc.client?.clientName);
+        },
+      },
     },
     interactions: { policy: policy(), url: interactionUrl },
     cookies: {
@@ -83,12 +100,12 @@ async function configuration(services: Services): Promise<Configuration> {
     // Tokens live by their grant; the provider's own browser session is short (policy() above).
     expiresWithSession: async () => false,
     ttl: {
-      AccessToken: 3600,
+      AccessToken: ACCESS_TOKEN_TTL_S,
       AuthorizationCode: 60,
       IdToken: 3600,
       Interaction: 3600,
-      RefreshToken: 30 * DAY_S,
-      Grant: 365 * DAY_S,
+      RefreshToken: REFRESH_TOKEN_TTL_S,
+      Grant: GRANT_TTL_S,
       Session: 600,
     },
     jwks: { keys: [await signingKey(services)] },
@@ -108,6 +125,23 @@ function compareHashedSecret(this: { clientSecret?: string }, actual: string): b
   const stored = Buffer.from(this.clientSecret ?? '');
   const given = Buffer.from(hashToken(actual));
   return stored.length === given.length && timingSafeEqual(stored, given);
+}
+
+/**
+ * An application registers its callback URL alone, no post-logout address; its sign-out (the
+ * end_session_endpoint, where client libraries send `post_logout_redirect_uri`) may return to any
+ * address on that callback URL's origin, which the application's owner already answers for. Any
+ * other is refused, as before (no open redirect).
+ */
+function onCallbackOrigin(this: { redirectUris?: string[] }, value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (value.includes('#') || url.username || url.password) return false;
+  return (this.redirectUris ?? []).some((registered) => URL.parse(registered)?.origin === url.origin);
 }
 
 /**
@@ -137,6 +171,7 @@ async function createProvider(services: Services): Promise<Provider> {
   provider.maxIpsCount = services.config.TRUST_PROXY;
   pinOrigin(provider, services.config.PUBLIC_URL);
   provider.Client.prototype.compareClientSecret = compareHashedSecret;
+  provider.Client.prototype.postLogoutRedirectUriAllowed = onCallbackOrigin;
   provider.on('server_error', (_ctx: unknown, err: Error) => services.log.error({ err }, 'oauth provider error'));
   // A new access token passes its address's failed-token limit from its first use, as a new
   // personal token does (issueSession): an application's server, calling for all its users from

@@ -5,10 +5,10 @@ import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FocusedAlert } from '../../components/focused-alert.tsx';
-import { TextField } from '../../components/text-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { TokenSecret } from '../settings/token-secret.tsx';
+import { AppFields } from './app-fields.tsx';
 import { UserAppCreateDocument } from './documents.ts';
 
 /**
@@ -84,20 +84,7 @@ export function AppCreateDialog({
               />
             </>
           )}
-          <TextField label="Name" registration={register('name')} error={errors.name?.message} />
-          <TextField
-            label="Description (optional)"
-            registration={register('description')}
-            error={errors.description?.message}
-          />
-          <TextField
-            label="Callback URL"
-            type="url"
-            placeholder="https://example.com/oauth/callback"
-            registration={register('redirectUrl')}
-            error={errors.redirectUrl?.message}
-            hint="Where users return after they grant access; https (http only for localhost)."
-          />
+          <AppFields register={register} errors={errors} />
         </Modal.Body>
         <Modal.Footer>
           <button type="button" className="btn btn-secondary" onClick={close} disabled={isSubmitting}>

@@ -8,6 +8,8 @@ import type { UserAppsQuery } from '../../gql/graphql.ts';
 import { useCall } from '../../lib/call.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { AppCreateDialog } from './app-create-dialog.tsx';
+import { AppEditDialog } from './app-edit-dialog.tsx';
+import { AppSecretDialog } from './app-secret-dialog.tsx';
 import { UserAppDeleteDocument, UserAppsDocument } from './documents.ts';
 
 type App = UserAppsQuery['userApps'][number];
@@ -15,6 +17,8 @@ type App = UserAppsQuery['userApps'][number];
 /**
  * SPEC §2 Settings, Applications (professionals): an intro linking to /api/docs; rows with the
  * name, 'ID' and key, 'Created at' and delete; 'Create application' opens 'New application'.
+ * Each row also shows the callback URL, with 'Edit' (name, description, callback URL) and 'New
+ * secret' (a leaked client secret replaced, shown once), neither ending users' grants.
  * Deleting really deletes (the original's handler never ran, SPEC §7).
  */
 export function AppsPanel() {
@@ -24,6 +28,8 @@ export function AppsPanel() {
     requestPolicy: 'cache-and-network',
   });
   const [creating, setCreating] = useState(false);
+  const [rotating, setRotating] = useState<App | null>(null);
+  const [editing, setEditing] = useState<App | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
 
   const deleting = useConfirmedDelete(
@@ -58,11 +64,31 @@ export function AppsPanel() {
                 <div className="small">
                   ID <code className="user-select-all">{app.key}</code>
                 </div>
+                <div className="small">
+                  Callback URL <code className="user-select-all">{app.redirectUrl}</code>
+                </div>
                 <div className="small text-secondary">
                   Created at{' '}
                   <time dateTime={new Date(app.createdAt).toISOString()}>{formatDateTime(app.createdAt)}</time>
                 </div>
               </div>
+              <button
+                type="button"
+                className="btn btn-sm btn-outline-secondary"
+                aria-label={`Edit ${app.name}`}
+                onClick={() => setEditing(app)}
+              >
+                Edit
+              </button>
+              <button
+                type="button"
+                className="btn btn-sm btn-outline-secondary text-nowrap"
+                aria-label={`New secret for ${app.name}`}
+                title="Replace the client secret"
+                onClick={() => setRotating(app)}
+              >
+                New secret
+              </button>
               <button
                 type="button"
                 className="btn btn-sm btn-outline-danger"
@@ -77,6 +103,8 @@ export function AppsPanel() {
         </ul>
       )}
       <AppCreateDialog show={creating} onClose={() => setCreating(false)} onCreated={reload} />
+      <AppSecretDialog app={rotating} onClose={() => setRotating(null)} />
+      <AppEditDialog app={editing} onClose={() => setEditing(null)} onSaved={reload} />
       <ConfirmDialog
         show={deleting.pending !== null}
         title="Delete application"

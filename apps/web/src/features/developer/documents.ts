@@ -28,3 +28,26 @@ export const UserAppDeleteDocument = graphql(`
     userAppDelete(key: $key)
   }
 `);
+
+/** A new client secret for a leaked one, returned only here, once. */
+export const UserAppSecretRotateDocument = graphql(`
+  mutation UserAppSecretRotate($key: String!) {
+    userAppSecretRotate(key: $key) {
+      key
+      secret
+    }
+  }
+`);
+
+/** metadata: the fields to change, {name?, description?, redirectUrl?}. */
+export const UserAppUpdateDocument = graphql(`
+  mutation UserAppUpdate($key: String!, $metadata: JSON!) {
+    userAppUpdate(key: $key, metadata: $metadata) {
+      key
+      name
+      description
+      redirectUrl
+      createdAt
+    }
+  }
+`);

@@ -2,6 +2,7 @@ import type { ConsentDetails } from '@router/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { useSession } from '../../lib/session.tsx';
 import { AuthCard, FormAlert } from '../auth/auth-card.tsx';
 import { ConsentForm } from './consent-form.tsx';
 import { useConsentDetails } from './use-consent-details.ts';
@@ -29,6 +30,7 @@ export function ConsentScreen({
   signedOut?: (details: ConsentDetails) => ReactNode;
 }) {
   const state = useConsentDetails(uid, sessionToken);
+  const account = useSession().user?.email ?? null;
   if (state.status === 'loading') return <DelayedSpinner />;
   if (state.status === 'failed') {
     return (
@@ -42,7 +44,7 @@ export function ConsentScreen({
   return (
     <AuthCard title={`Connect ${details.client.name}`}>
       {sessionToken && details.token ? (
-        <ConsentForm details={details} search={search} sessionToken={sessionToken} />
+        <ConsentForm details={details} search={search} sessionToken={sessionToken} account={account} />
       ) : (
         signedOut?.(details)
       )}

@@ -11,7 +11,7 @@ const ADDED = Date.UTC(2024, 1, 3, 9, 30);
 const grant = (key: string, name: string | null) => ({
   key,
   createdAt: ADDED,
-  metadata: { scopes: ['accounts:read'] },
+  metadata: { scopes: ['openid', 'accounts:read', 'orders:write'] },
   userApp: name === null ? null : { key: `app-${key}`, name },
 });
 
@@ -37,6 +37,13 @@ describe('settings: authorized applications (SPEC §2 Settings)', () => {
     ).toBeTruthy();
     expect(within(section).getByText('Journal')).toBeTruthy();
     expect(within(section).getByText('Noname')).toBeTruthy();
+    // What each may do, in the consent screen's words (identity scopes are no ability).
+    const may = within(section).getByRole('list', { name: 'What Journal may do' });
+    expect(
+      within(may)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Read the list of your connected brokerage accounts', 'Submit orders on your request']);
     expect(within(section).getAllByText(/^Added at/)[0]?.textContent).toMatch(/Added at 2\/3\/2024, \d\d:\d\d/);
     expect(
       within(screen.getByRole('navigation', { name: 'Settings' })).getByText('Authorized applications'),
@@ -174,6 +181,82 @@ describe('settings: developer applications (SPEC §2 Settings, §5)', () => {
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete Journal' })).toBeNull());
     expect(calls('UserAppDelete')[0]?.variables).toEqual({ key: app.key });
+  });
+
+  it('shows the registered callback URL and edits it without deleting the application; a refusal in red', async () => {
+    let apps: Array<Omit<typeof app, 'description'> & { description: string | null }> = [
+      { ...app, description: 'Fills' },
+    ];
+    let refuse = true;
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER | PROFESSIONAL),
+      handlers: {
+        UserApps: fixture(() => ({ data: { userApps: apps } })),
+        UserAppUpdate: fixture(({ variables }) => {
+          if (refuse) {
+            refuse = false;
+            return graphQLError("An application's callback URL can only be changed by its owner", 'FORBIDDEN');
+          }
+          const metadata = (variables as { metadata: { redirectUrl: string } }).metadata;
+          apps = [{ ...app, redirectUrl: metadata.redirectUrl, description: null }];
+          return { data: { userAppUpdate: apps[0] } };
+        }),
+      },
+    });
+    const row = (await screen.findByText(app.redirectUrl)).closest('li') as HTMLElement;
+    expect(within(row).getByText(app.redirectUrl).parentElement?.textContent).toBe(`Callback URL ${app.redirectUrl}`);
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit Journal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit application' });
+    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('Journal');
+    expect((within(dialog).getByLabelText('Description (optional)') as HTMLInputElement).value).toBe('Fills');
+    expect((within(dialog).getByLabelText('Callback URL') as HTMLInputElement).value).toBe(app.redirectUrl);
+    fill('Callback URL', 'http://j.example.com/cb');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Invalid URL')).toBeTruthy();
+    fill('Callback URL', 'http://localhost:3000/cb');
+    fill('Description (optional)', '');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      "An application's callback URL can only be changed by its owner",
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit application' })).toBeNull());
+    expect(await screen.findByText('http://localhost:3000/cb')).toBeTruthy();
+    expect(calls('UserAppUpdate').at(-1)?.variables).toEqual({
+      key: app.key,
+      metadata: { name: 'Journal', description: '', redirectUrl: 'http://localhost:3000/cb' },
+    });
+  });
+
+  it('replaces a leaked client secret after confirming, shows the new one once; a refusal in red', async () => {
+    let refuse = true;
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER | PROFESSIONAL),
+      handlers: {
+        UserApps: fixture(() => ({ data: { userApps: [app] } })),
+        UserAppSecretRotate: fixture(() => {
+          if (refuse) {
+            refuse = false;
+            return graphQLError("An application's secret can only be replaced by its owner", 'FORBIDDEN');
+          }
+          return { data: { userAppSecretRotate: { key: app.key, secret: 'second-secret-once' } } };
+        }),
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'New secret for Journal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New client secret' });
+    expect(dialog.textContent).toContain('The current secret stops working at once');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Replace secret' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      "An application's secret can only be replaced by its owner",
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Replace secret' }));
+    const secret = (await within(dialog).findByLabelText('New client secret')) as HTMLInputElement;
+    expect(secret.value).toBe('second-secret-once');
+    expect(within(dialog).queryByRole('button', { name: 'Replace secret' })).toBeNull();
+    expect(calls('UserAppSecretRotate').map((call) => call.variables)).toEqual([{ key: app.key }, { key: app.key }]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New client secret' })).toBeNull());
   });
 
   it('cannot be closed while saving: the client secret, shown only once, would arrive unseen', async () => {

@@ -57,6 +57,9 @@ describe('consent, app variant (/signin/oauth)', () => {
     const form = screen.getByRole('button', { name: 'Grant access' }).closest('form') as HTMLFormElement;
     expect(form.getAttribute('method')).toBe('post');
     expect(form.getAttribute('action')).toBe(`/api/oauth/authorize${QUERY}`);
+    expect(screen.getByText('jo@example.com', { selector: 'strong' }).parentElement?.textContent).toBe(
+      'Signed in as jo@example.com',
+    );
     const fields = Object.fromEntries(new FormData(form));
     expect(fields).toEqual({ access_token: 'session-token', token: 'consent-1' });
     expect(screen.getByRole('button', { name: 'Cancel' }).getAttribute('value')).toBe('deny');
@@ -131,11 +134,25 @@ describe('consent, legacy variant (/signin/partner)', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('This email is already registered');
   });
 
+  it('names the account access would be granted to, and warns when the application asked for another', async () => {
+    stubRest({ '/api/oauth/interaction': () => json(details('consent-4', 'someone@example.com')) });
+    await renderRoute(`/signin/partner${PARTNER}`, { user: fakeUser(4) });
+    await screen.findByRole('button', { name: 'Grant access' });
+    expect(screen.getByText('jo@example.com', { selector: 'strong' }).parentElement?.textContent).toBe(
+      'Signed in as jo@example.com',
+    );
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Journal Pro asked for someone@example.com: access would be granted to your account, jo@example.com.',
+    );
+  });
+
   it("offers 'Grant access' when signed in", async () => {
-    stubRest({ '/api/oauth/interaction': () => json(details('consent-2', 'jo@example.com')) });
+    stubRest({ '/api/oauth/interaction': () => json(details('consent-2', 'Jo@Example.com')) });
     await renderRoute(`/signin/partner${PARTNER}`, { user: fakeUser(4) });
     expect(await screen.findByRole('button', { name: 'Grant access' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Login' })).toBeNull();
+    // The account the application asked for (whatever its case): nothing to warn of.
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it("says the server could not be reached, not 'Failed to fetch' or a proxy's page", async () => {
