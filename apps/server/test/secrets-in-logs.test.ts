@@ -87,12 +87,15 @@ describe('log lines', { timeout: 120_000 }, () => {
     secrets.wrongPassword = 'Not-The-Password-42!';
     await expect(signin(secrets.wrongPassword)).rejects.toThrow();
 
+    const beforeToken = smtp.mails.length;
     const { userTokenCreate } = await gql<{ userTokenCreate: { secret: string } }>(
       'mutation { userTokenCreate(metadata: {name: "script"}) { secret } }',
       {},
       secrets.session,
     );
     secrets.apiToken = userTokenCreate.secret;
+    // The new token's notice is mailed in the background: taken here, so the reset's mail below is the next one.
+    expect((await smtp.waitFor(trader.email, beforeToken)).subject).toMatch(/API token/);
     expect((await gql<{ user: { email: string } }>('{ user { email } }', {}, secrets.apiToken)).user.email).toBe(
       trader.email,
     );
