@@ -92,6 +92,25 @@ export async function postEvent(b: Billing, event: unknown, delivery: Delivery =
   return { status: res.statusCode, body: res.json() as Record<string, unknown> };
 }
 
+/** Posts each event as Stripe does; any answer but 200 fails the test. */
+export async function deliverEvents(b: Billing, events: StripeObject[]): Promise<void> {
+  for (const event of events) {
+    const { status, body } = await postEvent(b, event);
+    if (status !== 200) throw new Error(`webhook answered ${status}: ${JSON.stringify(body)}`);
+  }
+}
+
+/** The price the user's plan card shows (`account.product.price`). */
+export async function shownPrice(b: Billing, headers: Record<string, string>): Promise<number | undefined> {
+  const answer = await gql<{ account: { product: { price: number } | null } }>(
+    b.t.app,
+    '{ account { product { price } } }',
+    {},
+    headers,
+  );
+  return answer.data?.account.product?.price;
+}
+
 /** The events the fake holds back, taken out of its queue. */
 export function takeEvents(b: Billing): StripeObject[] {
   return b.fake.webhooks.pending.splice(0);

@@ -3,11 +3,10 @@
 // each once, whatever Stripe sends twice or out of order. The payment entry tells the dispute as
 // it stands (open, won, lost), not as a refund.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Billing, buy, newCustomer, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
+import { type Billing, buy, deliverEvents, newCustomer, startBilling, takeEvents } from '../../../test/billing.ts';
 import { accountOf, expectBalancedLedger, inTransaction } from '../../../test/credit-fixtures.ts';
 import { gql } from '../../../test/identity.ts';
 import { PACK_500 } from '../../../test/stripe-fake/catalog.ts';
-import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
 import { spendCredits } from '../accounts/credits.ts';
 
 let b: Billing;
@@ -16,9 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => b?.close());
 
-const deliver = async (events: StripeObject[]) => {
-  for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
-};
 const PAYMENTS = '{ account { payments { price refunded dispute { status amount } } } }';
 interface Entry {
   price: number;
@@ -41,7 +37,7 @@ const balance = async (userId: number) => (await accountOf(b.t, userId))?.balanc
 async function packBought(name: string) {
   const user = await newCustomer(b, name);
   const { sessionId, events } = await buy(b, user.headers, PACK_500);
-  await deliver(events);
+  await deliverEvents(b, events);
   await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 100, `${name}-signals`));
   const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
   return { user, intent };
@@ -52,7 +48,7 @@ describe('a disputed pack', () => {
     const { user, intent } = await packBought('dispute-open-won');
     b.fake.charges.openDispute(intent);
     const opened = takeEvents(b);
-    await deliver([...opened, ...opened]);
+    await deliverEvents(b, [...opened, ...opened]);
     expect(await balance(user.id)).toBe(0);
     const paid = (await paymentEntry(user.headers))?.price ?? 0;
     expect(await paymentEntry(user.headers)).toMatchObject({ dispute: { status: 'open', amount: paid } });
@@ -61,7 +57,7 @@ describe('a disputed pack', () => {
     b.fake.charges.closeDispute(intent, 'won');
     const won = takeEvents(b);
     // The opening delivered again after the win changes nothing.
-    await deliver([...won, ...won, ...opened]);
+    await deliverEvents(b, [...won, ...won, ...opened]);
     expect(await balance(user.id)).toBe(400);
     expect(await paymentEntry(user.headers)).toMatchObject({ refunded: 0, dispute: { status: 'won', amount: paid } });
     // The credit history tells the dispute's hold and give-back apart from a refund's.
@@ -75,17 +71,17 @@ describe('a disputed pack', () => {
   it('holds them once an inquiry (which holds nothing) is escalated to a chargeback', async () => {
     const { user, intent } = await packBought('dispute-escalated');
     b.fake.charges.openInquiry(intent);
-    await deliver(takeEvents(b));
+    await deliverEvents(b, takeEvents(b));
     expect(await balance(user.id)).toBe(400);
     expect((await paymentEntry(user.headers))?.dispute).toBeNull();
     b.fake.charges.escalateInquiry(intent);
     const escalated = takeEvents(b);
     expect(escalated.map((e) => e.type)).toEqual(['charge.dispute.updated', 'charge.dispute.funds_withdrawn']);
-    await deliver(escalated);
+    await deliverEvents(b, escalated);
     expect(await balance(user.id)).toBe(0);
     expect(await paymentEntry(user.headers)).toMatchObject({ dispute: { status: 'open' } });
     b.fake.charges.closeDispute(intent, 'won');
-    await deliver(takeEvents(b));
+    await deliverEvents(b, takeEvents(b));
     expect(await balance(user.id)).toBe(400);
     await expectBalancedLedger(b.t, user.id);
   });
@@ -94,10 +90,10 @@ describe('a disputed pack', () => {
     const { user, intent } = await packBought('dispute-open-lost');
     b.fake.charges.openDispute(intent);
     const opened = takeEvents(b);
-    await deliver(opened);
+    await deliverEvents(b, opened);
     expect(await balance(user.id)).toBe(0);
     b.fake.charges.closeDispute(intent, 'lost');
-    await deliver([...takeEvents(b), ...opened]);
+    await deliverEvents(b, [...takeEvents(b), ...opened]);
     expect(await balance(user.id)).toBe(0);
     const entry = await paymentEntry(user.headers);
     expect(entry).toMatchObject({ refunded: entry?.price, dispute: { status: 'lost', amount: entry?.price } });
