@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type UserAppForm, userAppSchema } from '@router/shared';
 import { useState } from 'react';
-import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FocusedAlert } from '../../components/focused-alert.tsx';
@@ -9,6 +8,7 @@ import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { TokenSecret } from '../settings/token-secret.tsx';
 import { AppFields } from './app-fields.tsx';
+import { AppFormModal } from './app-form-modal.tsx';
 import { UserAppCreateDocument } from './documents.ts';
 
 /**
@@ -56,45 +56,28 @@ export function AppCreateDialog({
   });
 
   return (
-    <Modal
+    <AppFormModal
       show={show}
-      onHide={close}
-      backdrop={isSubmitting ? 'static' : true}
-      keyboard={!isSubmitting}
-      centered
-      aria-labelledby="app-create-title"
+      title="New application"
+      titleId="app-create-title"
+      busy={isSubmitting}
+      onClose={close}
+      onSubmit={onSubmit}
     >
-      <form onSubmit={onSubmit} noValidate>
-        <Modal.Header closeButton={!isSubmitting}>
-          <Modal.Title id="app-create-title" as="h2" className="h5">
-            New application
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          {failure && <FocusedAlert className="py-2">{failure}</FocusedAlert>}
-          {created && (
-            <>
-              <p className="small mb-2">
-                Client ID: <code className="user-select-all">{created.key}</code>
-              </p>
-              <TokenSecret
-                secret={created.secret}
-                onDone={close}
-                hint="Copy it now: it is shown only once. Use it as the client secret of your application's OAuth 2.0 token requests."
-              />
-            </>
-          )}
-          <AppFields register={register} errors={errors} />
-        </Modal.Body>
-        <Modal.Footer>
-          <button type="button" className="btn btn-secondary" onClick={close} disabled={isSubmitting}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-            Save
-          </button>
-        </Modal.Footer>
-      </form>
-    </Modal>
+      {failure && <FocusedAlert className="py-2">{failure}</FocusedAlert>}
+      {created && (
+        <>
+          <p className="small mb-2">
+            Client ID: <code className="user-select-all">{created.key}</code>
+          </p>
+          <TokenSecret
+            secret={created.secret}
+            onDone={close}
+            hint="Copy it now: it is shown only once. Use it as the client secret of your application's OAuth 2.0 token requests."
+          />
+        </>
+      )}
+      <AppFields register={register} errors={errors} />
+    </AppFormModal>
   );
 }

@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type UserAppForm, userAppSchema } from '@router/shared';
 import { useEffect, useState } from 'react';
-import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FocusedAlert } from '../../components/focused-alert.tsx';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { AppFields } from './app-fields.tsx';
+import { AppFormModal } from './app-form-modal.tsx';
 import { UserAppUpdateDocument } from './documents.ts';
 
 interface EditedApp {
@@ -63,33 +63,16 @@ export function AppEditDialog({
   });
 
   return (
-    <Modal
+    <AppFormModal
       show={app !== null}
-      onHide={close}
-      backdrop={isSubmitting ? 'static' : true}
-      keyboard={!isSubmitting}
-      centered
-      aria-labelledby="app-edit-title"
+      title="Edit application"
+      titleId="app-edit-title"
+      busy={isSubmitting}
+      onClose={close}
+      onSubmit={onSubmit}
     >
-      <form onSubmit={onSubmit} noValidate>
-        <Modal.Header closeButton={!isSubmitting}>
-          <Modal.Title id="app-edit-title" as="h2" className="h5">
-            Edit application
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          {failure && <FocusedAlert className="py-2">{failure}</FocusedAlert>}
-          <AppFields register={register} errors={errors} />
-        </Modal.Body>
-        <Modal.Footer>
-          <button type="button" className="btn btn-secondary" onClick={close} disabled={isSubmitting}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-            Save
-          </button>
-        </Modal.Footer>
-      </form>
-    </Modal>
+      {failure && <FocusedAlert className="py-2">{failure}</FocusedAlert>}
+      <AppFields register={register} errors={errors} />
+    </AppFormModal>
   );
 }
