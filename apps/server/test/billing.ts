@@ -92,7 +92,7 @@ export async function postEvent(b: Billing, event: unknown, delivery: Delivery =
   return { status: res.statusCode, body: res.json() as Record<string, unknown> };
 }
 
-/** Posts each event as Stripe does; any answer but 200 fails the test. */
+/** Posts each event as Stripe does; an answer other than 200 fails the test. */
 export async function deliverEvents(b: Billing, events: StripeObject[]): Promise<void> {
   for (const event of events) {
     const { status, body } = await postEvent(b, event);

@@ -22,7 +22,7 @@ endpoint with its secret (HTTP Basic, or \`client_secret\` in the form). Access 
 ${ACCESS_TOKEN_TTL_S / 3600} hour; every token response carries a refresh token (${REFRESH_TOKEN_TTL_S / 86_400} days), spent by its use:
 keep the new one each time and never send one twice (two workers refreshing at once included), since
 a refresh token presented again ends the user's grant and every token under it, and the user must
-grant access again. A user may revoke an application in Settings at any time: its tokens then answer 401.`;
+grant access again. A user may revoke an application in Settings whenever they choose: its tokens then answer 401.`;
 
 const DESCRIPTION = `Place and follow orders on your connected broker accounts.
 

@@ -129,9 +129,9 @@ function compareHashedSecret(this: { clientSecret?: string }, actual: string): b
 
 /**
  * An application registers its callback URL alone, no post-logout address; its sign-out (the
- * end_session_endpoint, where client libraries send `post_logout_redirect_uri`) may return to any
- * address on that callback URL's origin, which the application's owner already answers for. Any
- * other is refused, as before (no open redirect).
+ * end_session_endpoint, where client libraries send `post_logout_redirect_uri`) may return to an
+ * address on that callback URL's origin, which the application's owner already answers for. Every
+ * other address is refused, as before (no open redirect).
  */
 function onCallbackOrigin(this: { redirectUris?: string[] }, value: string): boolean {
   const url = URL.parse(value);

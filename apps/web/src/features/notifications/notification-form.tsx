@@ -60,7 +60,7 @@ export function NotificationForm({
   notifications: readonly NotificationItem[];
   userEmail: string;
   liveOnly: boolean;
-  /** Any change of a field or toggle. */
+  /** Each change of a field or toggle. */
   onEdit?: () => void;
   onSave: (choices: NotificationChoice[]) => Promise<void>;
 }) {

@@ -74,7 +74,7 @@ export const questradeDescriptor: BrokerDescriptor = {
       examples: [537, -1.25],
       comments:
         'Required for limit and stop_limit orders. For a multi-leg order it is the net price of the strategy: ' +
-        'positive is a debit paid, negative a credit received. Prices from $1 up, and option prices at any ' +
+        'positive is a debit paid, negative a credit received. Prices from $1 up, and option prices at every ' +
         'price, go on the cent: a buy’s rounded down, a sell’s up (stops and exits too); a net price always ' +
         'goes on the cent, a debit paid and a credit received never past the one given.',
     },

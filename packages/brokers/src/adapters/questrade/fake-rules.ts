@@ -103,7 +103,7 @@ export function checkFields(body: Json, allowed: readonly string[]): void {
   if (unknown) throw refuse(`Unknown argument ${unknown}`);
 }
 
-/** An order's terms; an `option`'s prices tick a cent at any price. */
+/** An order's terms; an `option`'s prices tick a cent at every price. */
 export function checkTerms(body: Json, option = false): void {
   if (!Number.isInteger(body.quantity) || (body.quantity as number) < 1) throw refuse('Invalid quantity');
   if (!TYPES.includes(String(body.orderType))) throw refuse('Invalid orderType');
@@ -114,7 +114,7 @@ export function checkTerms(body: Json, option = false): void {
     throw refuse('Limit price is required');
   if (['Stop', 'StopLimit'].includes(type) && !((body.stopPrice as number) > 0)) throw refuse('Stop price is required');
   if (type === 'Market' && body.limitPrice !== undefined) throw refuse('Market orders take no limit price');
-  // From $1 up, US and Canadian listings tick a cent; options at any price.
+  // From $1 up, US and Canadian listings tick a cent; options at every price.
   for (const key of ['limitPrice', 'stopPrice']) {
     const value = body[key];
     if (typeof value === 'number' && (option || value >= 1) && (String(value).split('.')[1] ?? '').length > 2)

@@ -15,7 +15,7 @@ import { dataOf, itemsOf, toOrderResponse } from './reader.ts';
 const PER_PAGE = 200;
 /** More than any real window holds; past it nothing is proved (the order may be further on). */
 const MAX_PAGES = 10;
-/** A day's orders, 200 a page: more than any account places in a day. */
+/** A day's orders, 200 a page: more than an account places in a day. */
 const MAX_LIVE_PAGES = 50;
 
 const ordersPath = (accountId: string) => `/accounts/${encodeURIComponent(accountId)}/orders`;
