@@ -91,3 +91,29 @@ describe('paper broker: every leg of a resting combo counts as in open orders', 
     });
   });
 });
+
+describe('paper broker: an option sale counts only the resting combos the market has not reached', () => {
+  const call = (strike: string) => `SPY   250620C00${strike}000`;
+  it('fills a resting combo the market reached before counting its leg as in open orders', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('SPY', 500);
+    await paper.place({ symbol: call('500'), class: 'option', action: 'buy_to_open', quantity: 2 });
+    // A roll up listed under its 510 leg: it sells 1 of the 500 calls held for a credit of 8 or more.
+    const legs = [
+      { symbol: call('510'), class: 'option' as const, action: 'buy_to_open' as const, quantity: 1 },
+      { symbol: call('500'), class: 'option' as const, action: 'sell_to_close' as const, quantity: 1 },
+    ];
+    await paper.place({ ...legs[0], type: 'limit', limit_price: -8, group: 'combo', legs }, 'roll');
+    expect(await paper.getOrder('roll')).toMatchObject({ status: 'accepted' });
+    // SPY runs up: the 500 call is worth almost 10 more than the 510, the roll's credit is reached.
+    paper.prices.set('SPY', 700);
+    paper.advance(MINUTE);
+    const sale = { symbol: call('500'), class: 'option' as const, action: 'sell_to_close' as const };
+    await expect(paper.place({ ...sale, quantity: 2 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: `cannot sell_to_close 2 ${call('500')}, 1 held`,
+    });
+    expect(await paper.getOrder('roll')).toMatchObject({ status: 'filled' });
+    expect(await paper.place({ ...sale, quantity: 1 })).toMatchObject({ status: 'filled' });
+  });
+});

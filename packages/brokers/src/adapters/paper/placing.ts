@@ -81,14 +81,21 @@ export function baseOrder(book: Book, request: PlaceRequest, symbol: string): Pa
 /**
  * How much of each trade's position open orders already sell (or buy back): a live broker refuses
  * a second sale of shares a resting sell holds, rather than reject it when it fills. A bracket's
- * exits are not counted: they shrink with the position they protect (fitExits).
+ * exits are not counted: they shrink with the position they protect (fitExits). The symbols the
+ * combos with a leg on it are listed under are swept first: one the market reached has filled.
  */
 async function committedTo(book: Book, order: PaperOrder, trades: readonly Trade[]): Promise<number[]> {
   const committed: number[] = [];
   for (const trade of trades) {
     const { symbol, class: cls } = trade.instrument;
     let total = 0;
-    for (const open of await openOrdersTrading(book, trade.instrument)) {
+    let opens = await openOrdersTrading(book, trade.instrument);
+    const elsewhere = opens.filter((open) => open.symbol !== symbol).map((open) => open.symbol);
+    if (elsewhere.length > 0) {
+      await sweep(book, elsewhere);
+      opens = await openOrdersTrading(book, trade.instrument);
+    }
+    for (const open of opens) {
       if (open.id === order.id || open.parentId !== undefined) continue;
       for (const leg of open.legs ?? [{ ...open, ratio: 1 }]) {
         const same = leg.symbol === symbol && leg.class === cls && (leg.side === 'buy') === trade.quantity > 0;
