@@ -117,3 +117,46 @@ describe('paper broker: an option sale counts only the resting combos the market
     expect(await paper.place({ ...sale, quantity: 1 })).toMatchObject({ status: 'filled' });
   });
 });
+
+describe('paper broker: shares covering a resting call sold to open are held for it', () => {
+  const call = `SPY   250620C00540000`;
+  const sellCall = { symbol: call, class: 'option' as const, action: 'sell_to_open' as const, quantity: 1 };
+  it('refuses selling them up front, rather than reject the call when it fills', async () => {
+    const paper = await paperFixture({ startingCash: 51_000 });
+    paper.prices.set('SPY', 500);
+    // 50,000 of shares: sold, their 50,000 would not carry the call naked at SPY 600 (60,000).
+    await paper.place({ symbol: 'SPY', quantity: 100 });
+    await paper.place({ ...sellCall, type: 'limit', limit_price: 30 }, 'covered-call');
+    expect(await paper.getOrder('covered-call')).toMatchObject({ status: 'accepted' });
+    await expect(paper.place({ symbol: 'SPY', action: 'sell', quantity: 100 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: 'cannot sell 100 SPY: 100 held, 100 of it in open orders (cancel them first)',
+    });
+    await expect(paper.place({ symbol: 'SPY', action: 'close', quantity: 1 })).rejects.toMatchObject({
+      brokerMessage: 'cannot close 1 SPY: 100 held, 100 of it in open orders (cancel them first)',
+    });
+    // SPY runs up: the call fills, covered by the shares still held.
+    paper.prices.set('SPY', 600);
+    paper.advance(MINUTE);
+    expect(await paper.getOrder('covered-call')).toMatchObject({ status: 'filled' });
+    expect((await paper.holdings()).positions).toMatchObject([
+      { symbol: 'SPY', quantity: 100 },
+      { symbol: call, quantity: -1 },
+    ]);
+  });
+
+  it('frees the shares once the call is canceled, and counts a call spread as covering itself', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('SPY', 500);
+    await paper.place({ symbol: 'SPY', quantity: 100 });
+    await paper.place({ ...sellCall, type: 'limit', limit_price: 30 });
+    await paper.place({ symbol: call, class: 'option', action: 'cancel' });
+    const legs = [
+      { symbol: call, class: 'option' as const, action: 'sell_to_open' as const, quantity: 1 },
+      { symbol: 'SPY   250620C00550000', class: 'option' as const, action: 'buy_to_open' as const, quantity: 1 },
+    ];
+    await paper.place({ ...legs[0], type: 'limit', limit_price: -9, group: 'combo', legs }, 'spread');
+    expect(await paper.getOrder('spread')).toMatchObject({ status: 'accepted' });
+    expect(await paper.place({ symbol: 'SPY', action: 'sell', quantity: 100 })).toMatchObject({ status: 'filled' });
+  });
+});
