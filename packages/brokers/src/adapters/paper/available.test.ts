@@ -135,6 +135,12 @@ describe('paper broker: shares covering a resting call sold to open are held for
     await expect(paper.place({ symbol: 'SPY', action: 'close', quantity: 1 })).rejects.toMatchObject({
       brokerMessage: 'cannot close 1 SPY: 100 held, 100 of it in open orders (cancel them first)',
     });
+    // A close of the whole position too, its own open orders left as they were.
+    await paper.place({ symbol: 'SPY', quantity: 1, type: 'limit', limit_price: 400 }, 'dip');
+    await expect(paper.place({ symbol: 'SPY', action: 'close', quantity: undefined })).rejects.toMatchObject({
+      brokerMessage: 'cannot close 100 SPY: 100 held, 100 of it in open orders (cancel them first)',
+    });
+    expect(await paper.getOrder('dip')).toMatchObject({ status: 'accepted' });
     // SPY runs up: the call fills, covered by the shares still held.
     paper.prices.set('SPY', 600);
     paper.advance(MINUTE);

@@ -143,12 +143,17 @@ function countCallSales(book: Book, order: PaperOrder, change: 1 | -1): void {
   book.account.openCallSales = counts;
 }
 
+/** Whether the account counts open orders selling calls to open on this stock. */
+export function callsSoldOnShares(book: Book, stock: Instrument): boolean {
+  return stock.class === 'stock' && (book.account.openCallSales?.[stock.symbol] ?? 0) > 0;
+}
+
 /**
  * Open orders selling calls to open on a stock, which its shares cover: read only when the
  * account counts some (a stock's sale reads nothing more otherwise).
  */
 export async function openCallSalesOn(book: Book, stock: Instrument): Promise<PaperOrder[]> {
-  if (stock.class !== 'stock' || !book.account.openCallSales?.[stock.symbol]) return [];
+  if (!callsSoldOnShares(book, stock)) return [];
   const found: PaperOrder[] = [];
   for (const listed of await optionSymbolsOn(book, stock.symbol, false))
     for (const order of await openOrdersOf(book, listed))
