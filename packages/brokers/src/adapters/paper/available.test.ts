@@ -91,3 +91,78 @@ describe('paper broker: every leg of a resting combo counts as in open orders', 
     });
   });
 });
+
+describe('paper broker: an option sale counts only the resting combos the market has not reached', () => {
+  const call = (strike: string) => `SPY   250620C00${strike}000`;
+  it('fills a resting combo the market reached before counting its leg as in open orders', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('SPY', 500);
+    await paper.place({ symbol: call('500'), class: 'option', action: 'buy_to_open', quantity: 2 });
+    // A roll up listed under its 510 leg: it sells 1 of the 500 calls held for a credit of 8 or more.
+    const legs = [
+      { symbol: call('510'), class: 'option' as const, action: 'buy_to_open' as const, quantity: 1 },
+      { symbol: call('500'), class: 'option' as const, action: 'sell_to_close' as const, quantity: 1 },
+    ];
+    await paper.place({ ...legs[0], type: 'limit', limit_price: -8, group: 'combo', legs }, 'roll');
+    expect(await paper.getOrder('roll')).toMatchObject({ status: 'accepted' });
+    // SPY runs up: the 500 call is worth almost 10 more than the 510, the roll's credit is reached.
+    paper.prices.set('SPY', 700);
+    paper.advance(MINUTE);
+    const sale = { symbol: call('500'), class: 'option' as const, action: 'sell_to_close' as const };
+    await expect(paper.place({ ...sale, quantity: 2 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: `cannot sell_to_close 2 ${call('500')}, 1 held`,
+    });
+    expect(await paper.getOrder('roll')).toMatchObject({ status: 'filled' });
+    expect(await paper.place({ ...sale, quantity: 1 })).toMatchObject({ status: 'filled' });
+  });
+});
+
+describe('paper broker: shares covering a resting call sold to open are held for it', () => {
+  const call = `SPY   250620C00540000`;
+  const sellCall = { symbol: call, class: 'option' as const, action: 'sell_to_open' as const, quantity: 1 };
+  it('refuses selling them up front, rather than reject the call when it fills', async () => {
+    const paper = await paperFixture({ startingCash: 51_000 });
+    paper.prices.set('SPY', 500);
+    // 50,000 of shares: sold, their 50,000 would not carry the call naked at SPY 600 (60,000).
+    await paper.place({ symbol: 'SPY', quantity: 100 });
+    await paper.place({ ...sellCall, type: 'limit', limit_price: 30 }, 'covered-call');
+    expect(await paper.getOrder('covered-call')).toMatchObject({ status: 'accepted' });
+    await expect(paper.place({ symbol: 'SPY', action: 'sell', quantity: 100 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: 'cannot sell 100 SPY: 100 held, 100 of it in open orders (cancel them first)',
+    });
+    await expect(paper.place({ symbol: 'SPY', action: 'close', quantity: 1 })).rejects.toMatchObject({
+      brokerMessage: 'cannot close 1 SPY: 100 held, 100 of it in open orders (cancel them first)',
+    });
+    // A close of the whole position too, its own open orders left as they were.
+    await paper.place({ symbol: 'SPY', quantity: 1, type: 'limit', limit_price: 400 }, 'dip');
+    await expect(paper.place({ symbol: 'SPY', action: 'close', quantity: undefined })).rejects.toMatchObject({
+      brokerMessage: 'cannot close 100 SPY: 100 held, 100 of it in open orders (cancel them first)',
+    });
+    expect(await paper.getOrder('dip')).toMatchObject({ status: 'accepted' });
+    // SPY runs up: the call fills, covered by the shares still held.
+    paper.prices.set('SPY', 600);
+    paper.advance(MINUTE);
+    expect(await paper.getOrder('covered-call')).toMatchObject({ status: 'filled' });
+    expect((await paper.holdings()).positions).toMatchObject([
+      { symbol: 'SPY', quantity: 100 },
+      { symbol: call, quantity: -1 },
+    ]);
+  });
+
+  it('frees the shares once the call is canceled, and counts a call spread as covering itself', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('SPY', 500);
+    await paper.place({ symbol: 'SPY', quantity: 100 });
+    await paper.place({ ...sellCall, type: 'limit', limit_price: 30 });
+    await paper.place({ symbol: call, class: 'option', action: 'cancel' });
+    const legs = [
+      { symbol: call, class: 'option' as const, action: 'sell_to_open' as const, quantity: 1 },
+      { symbol: 'SPY   250620C00550000', class: 'option' as const, action: 'buy_to_open' as const, quantity: 1 },
+    ];
+    await paper.place({ ...legs[0], type: 'limit', limit_price: -9, group: 'combo', legs }, 'spread');
+    expect(await paper.getOrder('spread')).toMatchObject({ status: 'accepted' });
+    expect(await paper.place({ symbol: 'SPY', action: 'sell', quantity: 100 })).toMatchObject({ status: 'filled' });
+  });
+});

@@ -96,6 +96,16 @@ export async function openOrdersOf(book: Book, symbol: string): Promise<PaperOrd
   return [...all].filter((order) => order.status === 'open').sort(oldestFirst);
 }
 
+/** Option symbols on an underlying whose states show open orders (of them, with combos only: `combos`). */
+async function optionSymbolsOn(book: Book, underlying: string, combos: boolean): Promise<Set<string>> {
+  const symbols = new Set<string>();
+  for (const state of [...(await book.tx.listActiveSymbols()), ...book.symbols.values()]) {
+    if (state?.class !== 'option' || state.open === 0 || (combos && state.combos === 0)) continue;
+    if (instrumentOf(book, state.symbol, 'option').option?.underlying.symbol === underlying) symbols.add(state.symbol);
+  }
+  return symbols;
+}
+
 /**
  * Open orders that trade an instrument, oldest first: its own, and the combos with a leg on it. A
  * combo is listed under its first leg: for an option, the open orders of the option symbols on its
@@ -105,18 +115,50 @@ export async function openOrdersTrading(book: Book, instrument: Instrument): Pro
   const { symbol, class: cls } = instrument;
   const underlying = instrument.option?.underlying.symbol;
   const symbols = new Set([symbol]);
-  if (underlying !== undefined) {
-    for (const state of [...(await book.tx.listActiveSymbols()), ...book.symbols.values()]) {
-      if (state?.class !== 'option' || state.open === 0 || state.combos === 0 || symbols.has(state.symbol)) continue;
-      if (instrumentOf(book, state.symbol, 'option').option?.underlying.symbol === underlying)
-        symbols.add(state.symbol);
-    }
-  }
+  if (underlying !== undefined) for (const listed of await optionSymbolsOn(book, underlying, true)) symbols.add(listed);
   const found = new Set<PaperOrder>();
   for (const listed of symbols)
     for (const order of await openOrdersOf(book, listed))
       if ((order.legs ?? [order]).some((leg) => leg.symbol === symbol && leg.class === cls)) found.add(order);
   return [...found].sort(oldestFirst);
+}
+
+/** The underlying of the calls an order sells to open (one underlying per order), or undefined. */
+function callsSoldOn(book: Book, order: PaperOrder): string | undefined {
+  for (const leg of order.legs ?? [order]) {
+    if (leg.action !== 'sell_to_open' || leg.class !== 'option') continue;
+    const { option } = instrumentOf(book, leg.symbol, leg.class);
+    if (option?.right === 'C') return option.underlying.symbol;
+  }
+  return undefined;
+}
+
+function countCallSales(book: Book, order: PaperOrder, change: 1 | -1): void {
+  const underlying = callsSoldOn(book, order);
+  if (underlying === undefined) return;
+  const counts = book.account.openCallSales ?? {};
+  const count = Math.max(0, (counts[underlying] ?? 0) + change);
+  if (count > 0) counts[underlying] = count;
+  else delete counts[underlying];
+  book.account.openCallSales = counts;
+}
+
+/** Whether the account counts open orders selling calls to open on this stock. */
+export function callsSoldOnShares(book: Book, stock: Instrument): boolean {
+  return stock.class === 'stock' && (book.account.openCallSales?.[stock.symbol] ?? 0) > 0;
+}
+
+/**
+ * Open orders selling calls to open on a stock, which its shares cover: read only when the
+ * account counts some (a stock's sale reads nothing more otherwise).
+ */
+export async function openCallSalesOn(book: Book, stock: Instrument): Promise<PaperOrder[]> {
+  if (!callsSoldOnShares(book, stock)) return [];
+  const found: PaperOrder[] = [];
+  for (const listed of await optionSymbolsOn(book, stock.symbol, false))
+    for (const order of await openOrdersOf(book, listed))
+      if (callsSoldOn(book, order) === stock.symbol) found.push(order);
+  return found.sort(oldestFirst);
 }
 
 export async function symbolState(book: Book, symbol: string): Promise<PaperSymbolState | null> {
@@ -154,6 +196,7 @@ export function track(book: Book, order: PaperOrder): void {
     state.combos = 0;
   }
   state.open += 1;
+  countCallSales(book, order, 1);
   if (order.legs && state.combos !== undefined) state.combos += 1;
   if (order.expiresAt !== undefined) state.expiresAt = Math.min(state.expiresAt ?? order.expiresAt, order.expiresAt);
 }
@@ -169,6 +212,7 @@ export function finish(
     book.account.reserved = Math.max(0, roundCash(book.account.reserved - order.reservation));
     const state = stateFor(book, order);
     state.open = Math.max(0, state.open - 1);
+    countCallSales(book, order, -1);
     if (order.legs && state.combos) state.combos -= 1;
     if (state.open === 0) {
       delete state.expiresAt;

@@ -2,7 +2,17 @@
 // record, the money check, and resting an order that cannot execute now.
 import type { Order, OrderAction, OrderClass } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { type Book, endWithContract, type Market, marksAt, nextOrderId, openOrdersTrading, track } from './book.ts';
+import {
+  type Book,
+  endWithContract,
+  instrumentOf,
+  type Market,
+  marksAt,
+  nextOrderId,
+  openCallSalesOn,
+  openOrdersTrading,
+  track,
+} from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { sessionClose } from './matching.ts';
 import type { Trade } from './portfolio.ts';
@@ -78,18 +88,43 @@ export function baseOrder(book: Book, request: PlaceRequest, symbol: string): Pa
   };
 }
 
+/** The shares an open order's calls sold to open need to be covered (net of the calls it buys). */
+function sharesToCover(book: Book, open: PaperOrder): number {
+  let units = 0;
+  for (const leg of open.legs ?? [{ ...open, ratio: 1 }]) {
+    const instrument = instrumentOf(book, leg.symbol, leg.class);
+    if (instrument.option?.right !== 'C') continue;
+    units += (leg.side === 'buy' ? 1 : -1) * leg.ratio * open.quantity * instrument.multiplier;
+  }
+  return Math.max(0, -units);
+}
+
 /**
  * How much of each trade's position open orders already sell (or buy back): a live broker refuses
- * a second sale of shares a resting sell holds, rather than reject it when it fills. A bracket's
- * exits are not counted: they shrink with the position they protect (fitExits).
+ * a second sale of shares a resting sell holds, rather than reject it when it fills; shares that
+ * cover a resting call sold to open are held for it too (sold, they would leave it naked, to be
+ * rejected when it fills). A bracket's exits are not counted: they shrink with the position they
+ * protect (fitExits). The other symbols those orders are listed under (a combo's first leg, a
+ * call) are swept first: one the market reached has filled.
  */
 async function committedTo(book: Book, order: PaperOrder, trades: readonly Trade[]): Promise<number[]> {
   const committed: number[] = [];
   for (const trade of trades) {
     const { symbol, class: cls } = trade.instrument;
+    const selling = trade.quantity < 0;
+    const trading = await openOrdersTrading(book, trade.instrument);
+    const read = selling ? [...trading, ...(await openCallSalesOn(book, trade.instrument))] : trading;
+    const elsewhere = read.filter((open) => open.symbol !== symbol).map((open) => open.symbol);
+    // The book's copies: what the sweep filled or ended is no longer open.
+    if (elsewhere.length > 0) await sweep(book, elsewhere);
+    const opens = read.filter((open) => open.status === 'open');
     let total = 0;
-    for (const open of await openOrdersTrading(book, trade.instrument)) {
+    for (const open of opens) {
       if (open.id === order.id || open.parentId !== undefined) continue;
+      if (selling && trade.instrument.class === 'stock' && open.symbol !== symbol) {
+        total += sharesToCover(book, open);
+        continue;
+      }
       for (const leg of open.legs ?? [{ ...open, ratio: 1 }]) {
         const same = leg.symbol === symbol && leg.class === cls && (leg.side === 'buy') === trade.quantity > 0;
         if (same && reduces(leg.action, trade.instrument)) total += leg.ratio * open.quantity;

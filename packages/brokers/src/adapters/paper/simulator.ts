@@ -3,7 +3,7 @@
 // cannot do), and executes it when the market allows. Multi-leg orders: combo.ts.
 import { isActionValidForClass, isExitAction, type Order } from '@router/orders';
 import { positiveOnTick } from '../../core/ticks.ts';
-import { type Book, finish, marksAt, openOrdersTrading, priceAt, scaleOf, track } from './book.ts';
+import { type Book, callsSoldOnShares, finish, marksAt, openOrdersTrading, priceAt, scaleOf, track } from './book.ts';
 import { placeCombo } from './combo.ts';
 import type { Instrument } from './instruments.ts';
 import { executionPrice } from './matching.ts';
@@ -123,8 +123,9 @@ async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instru
   record.side = held > 0 ? 'sell' : 'buy';
   record.quantity = quantity;
   const price = priceAt(book, instrument, book.market.now);
-  // What is left after a partial close must cover what open orders already sell (or buy back).
-  if (partial) await checkTrade(book, record, price);
+  // What is left after a partial close must cover what open orders already sell (or buy back);
+  // a close of shares, the calls resting orders sell to open on them (the close cancels neither).
+  if (partial || callsSoldOnShares(book, instrument)) await checkTrade(book, record, price);
   await fill(book, record, book.market.now, price);
   return record;
 }

@@ -64,7 +64,7 @@ export function actionProblem(
     position >= quantity - 1e-9 &&
     quantity > position - committed + 1e-9
   )
-    return `cannot ${action} ${quantity} ${symbol}: ${position} held, ${committed} of it in open orders (cancel them first)`;
+    return `cannot ${action} ${quantity} ${symbol}: ${position} held, ${Math.min(committed, position)} of it in open orders (cancel them first)`;
   switch (action) {
     case 'sell':
       // Margined instruments (futures, forex, CFDs) go short by selling.

@@ -28,6 +28,11 @@ export interface PaperAccount {
   reserved: number;
   /** Last order number used; order ids are `<account code>-<number>`. */
   orderSequence: number;
+  /**
+   * Open orders selling calls to open, per underlying: a sale of its shares reads them (the shares
+   * cover them). Absent: none counted (orders placed before the count are not).
+   */
+  openCallSales?: Record<string, number>;
   /** When the account was last reset to its starting cash; fills before it are history. */
   resetAt?: number;
 }
@@ -110,6 +115,7 @@ export function copyAccount(account: PaperAccount): PaperAccount {
     ...account,
     positions: account.positions.map((position) => ({ ...position })),
     priceScales: { ...account.priceScales },
+    ...(account.openCallSales ? { openCallSales: { ...account.openCallSales } } : {}),
   };
 }
 
