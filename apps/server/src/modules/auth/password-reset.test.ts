@@ -92,6 +92,25 @@ describe('password guesses spread over many addresses', () => {
   });
 });
 
+describe('password guesses between sign-ins of the owner', () => {
+  it('are bounded per account: the owner signing in brings the guessers no fresh budget', async () => {
+    const email = 'guessed-between@example.test';
+    await confirmedUser(t, email);
+    let judged = 0;
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < RULES.signinAccount.limit - 10; i++) {
+        const answer = await signinFrom(`198.51.101.${round * 100 + i + 1}`, email, `Wrong-Guess-${round}-${i}-x!`);
+        if (answer === 'Wrong email or password') judged++;
+      }
+      // The owner signs in meanwhile, from their own address.
+      expect(await signinFrom(`203.0.113.${round + 50}`, email, STRONG_PASSWORD)).toBe(
+        round === 0 ? 'ok' : ACCOUNT_SIGNIN_LIMITED,
+      );
+    }
+    expect(judged).toBe(RULES.signinAccount.limit);
+  });
+});
+
 describe('password reset', () => {
   it('answers the same whether or not the email is registered', async () => {
     const email = 'reset@example.test';

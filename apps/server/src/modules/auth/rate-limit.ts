@@ -27,8 +27,9 @@ export const RULES = {
   signin: { limit: 10, windowMs: 60_000 },
   signinIp: { limit: 60, windowMs: 60_000 },
   /**
-   * Password sign-ins to one email from all addresses together (a success clears it): the limits
-   * per address alone let a botnet guess one trader's password without end.
+   * Password sign-ins to one email from all addresses together (a success takes back only its own
+   * attempt, a password reset clears it): the limits per address alone let a botnet guess one
+   * trader's password without end.
    */
   signinAccount: { limit: 50, windowMs: 60 * 60_000 },
   signup: { limit: 20, windowMs: 10 * 60_000 },

@@ -87,10 +87,10 @@ describe('password change', () => {
     const email = 'race@example.test';
     const { token: here } = await confirmedUser(t, email);
     const { limiter } = t.services.identity;
-    const reset = limiter.reset.bind(limiter);
+    const refund = limiter.refund.bind(limiter);
     let changedMeanwhile = false;
     // The moment between the old password's check and the session it makes: the owner changes it.
-    const between = vi.spyOn(limiter, 'reset').mockImplementation(async (key, rule) => {
+    const between = vi.spyOn(limiter, 'refund').mockImplementation(async (key, rule) => {
       if (key === accountSigninKey(email)) {
         between.mockRestore();
         const changed = await gql(
@@ -101,7 +101,7 @@ describe('password change', () => {
         );
         changedMeanwhile = changed.data?.userPasswordUpdate === true;
       }
-      return reset(key, rule);
+      return refund(key, rule);
     });
     const raced = await signIn(email, STRONG_PASSWORD);
     expect(changedMeanwhile).toBe(true);

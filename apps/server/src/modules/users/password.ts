@@ -32,7 +32,7 @@ export async function changePassword(caller: Caller, input: PasswordChangeInput)
   if (!(await verifyPassword(user.passwordHash, password))) {
     throw new AppError('VALIDATION', SECURITY_MESSAGES.currentPasswordWrong, { field: 'password' });
   }
-  await limiter.reset(accountSigninKey(user.email), RULES.signinAccount);
+  await limiter.refund(accountSigninKey(user.email), RULES.signinAccount);
   if (newPassword === password) {
     throw new AppError('VALIDATION', SECURITY_MESSAGES.samePassword, { field: 'newPassword' });
   }
