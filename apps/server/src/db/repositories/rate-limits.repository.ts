@@ -62,6 +62,15 @@ export async function addRateHit(db: Queryable, w: Window): Promise<void> {
   });
 }
 
+/** Takes back one hit of the window's bucket (one counted before it was judged, then let off). */
+export async function removeRateHit(db: Queryable, w: Window): Promise<void> {
+  await db.query({
+    name: 'rate_limits_remove',
+    text: 'update rate_limits set hits = hits - 1 where key = $1 and bucket = $2 and hits > 0',
+    values: [w.key, w.bucket],
+  });
+}
+
 /** Forgets every window of a key. */
 export async function resetRateHits(db: Queryable, key: string): Promise<void> {
   await db.query({ name: 'rate_limits_reset', text: 'delete from rate_limits where key = $1', values: [key] });

@@ -184,6 +184,30 @@ describe('second factor', () => {
     expect(limited.data).toBeNull();
   });
 
+  it('bounds the guesses of whoever holds the password: the owner signing in between brings no fresh ones', async () => {
+    const email = 'totp-interleaved@example.test';
+    const { secret } = await userWithSecondFactor(t, email);
+    const id = (await userId(email)) ?? 0;
+    const attacker = bearer(await identityToken(t, email));
+    const attempt = (passcode: string, headers: Record<string, string>) =>
+      gql<{ signin: { issuer: string } }>(t.app, SIGNIN, { type: 'passcode', credentials: { passcode } }, headers);
+    let judged = 0;
+    let ownerIn = 0;
+    // Within the hour: 4 guesses (under the 5 per 5 minutes), then the owner signs in, again and again.
+    for (let round = 0; round < 7; round++) {
+      for (let i = 0; i < RULES.passcodeFailures.limit - 1; i++) {
+        const wrong = await attempt(String(300000 + round * 10 + i), attacker);
+        if (wrong.errors?.[0]?.extensions?.code !== 'RATE_LIMITED') judged++;
+      }
+      await t.services.db.$client.query('update users set passcode_last_step = null where id = $1', [id]);
+      const owner = await attempt(totpCode(secret), bearer(await identityToken(t, email)));
+      if (owner.data?.signin.issuer === 'user') ownerIn++;
+    }
+    expect(judged).toBeLessThanOrEqual(RULES.passcodeFailuresDaily.limit);
+    // The owner's own valid codes spend none of it: let in while the guesses last.
+    expect(ownerIn).toBeGreaterThanOrEqual(RULES.passcodeFailuresDaily.limit / (RULES.passcodeFailures.limit - 1) - 1);
+  });
+
   it('spends the identity token once when two valid codes race to complete the sign-in', async () => {
     const email = 'totp-race@example.test';
     const { secret } = await userWithSecondFactor(t, email);

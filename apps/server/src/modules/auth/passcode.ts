@@ -1,5 +1,6 @@
 // TOTP second factor (RFC 6238: SHA-1, 6 digits, 30 s). A code is accepted once: the used time
-// step is stored and only later steps pass. Wrong codes: 5 per 5 minutes and 20 a day per user.
+// step is stored and only later steps pass. Wrong codes: 5 per 5 minutes and 20 a day per user
+// (a valid one clears only the 5 minutes').
 import { Secret, TOTP } from 'otpauth';
 import { openText, sealText } from '../../crypto/secrets.ts';
 import type { Executor } from '../../db/repositories/executor.ts';
@@ -67,8 +68,9 @@ export async function verifyPasscode(
   code: string,
   secret?: string,
   db: Executor = services.db,
+  budget: CodeBudget = 'passcode',
 ): Promise<void> {
-  await takeCodeAttempt(services, user.id);
+  await takeCodeAttempt(services, user.id, budget);
   const fail = () => new AppError('VALIDATION', INVALID_PASSCODE, { field: 'passcode' });
   const used = secret ?? openPasscodeSecret(services, user);
   if (!used || !/^\d{6}$/.test(code)) throw fail();
@@ -77,26 +79,44 @@ export async function verifyPasscode(
   if (delta === null) throw fail();
   const step = Math.floor(now / 1000 / PERIOD_S) + delta;
   if (!(await consumePasscodeStep(db, user.id, step))) throw fail();
-  await clearCodeAttempts(services, user.id);
+  await settleCodeAttempt(services, user.id, budget);
 }
 
-const CODE_LIMITS = [RULES.passcodeFailures, RULES.passcodeFailuresDaily];
+/**
+ * Whose count a code attempt is taken from: sign-in and the settings ('passcode'), or a password
+ * reset ('passcode-reset'), reached only through the emailed link: whoever holds just the password
+ * and spends the sign-in's count does not lock the owner out of the reset that ends their access.
+ */
+export type CodeBudget = 'passcode' | 'passcode-reset';
+const codeKey = (userId: number, budget: CodeBudget) => `${budget}:${userId}`;
 
 /**
  * Counts a second-factor attempt (authenticator or recovery code) before it is judged, atomically
  * (codes sent all at once cannot each slip under the limit); RATE_LIMITED past either limit.
  */
-export async function takeCodeAttempt(services: Services, userId: number): Promise<void> {
-  for (const rule of CODE_LIMITS) {
+export async function takeCodeAttempt(services: Services, userId: number, budget: CodeBudget = 'passcode') {
+  for (const rule of [RULES.passcodeFailures, RULES.passcodeFailuresDaily]) {
     await services.identity.limiter.enforce(
-      `passcode:${userId}`,
+      codeKey(userId, budget),
       rule,
       'Too many wrong verification codes, please wait a few minutes',
     );
   }
 }
 
-/** A valid code clears the count. */
+/**
+ * A valid code clears the short window and takes its own attempt back from the daily one, which
+ * it does not clear: the owner signing in must not hand whoever holds the password fresh guesses.
+ */
+export async function settleCodeAttempt(services: Services, userId: number, budget: CodeBudget = 'passcode') {
+  const { limiter } = services.identity;
+  await limiter.reset(codeKey(userId, budget), RULES.passcodeFailures);
+  await limiter.refund(codeKey(userId, budget), RULES.passcodeFailuresDaily);
+}
+
+/** A new password ends the guesser's access: the sign-in's wrong codes are forgotten. */
 export async function clearCodeAttempts(services: Services, userId: number): Promise<void> {
-  for (const rule of CODE_LIMITS) await services.identity.limiter.reset(`passcode:${userId}`, rule);
+  for (const rule of [RULES.passcodeFailures, RULES.passcodeFailuresDaily]) {
+    await services.identity.limiter.reset(codeKey(userId, 'passcode'), rule);
+  }
 }

@@ -13,6 +13,7 @@ import {
 } from '../../../test/identity.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { RESET_LINK_INVALID } from './password-reset.ts';
+import { RULES } from './rate-limit.ts';
 import { issueSession } from './sessions.ts';
 import { ACCOUNT_SIGNIN_LIMITED } from './signin.ts';
 
@@ -50,6 +51,16 @@ async function requestLink(email: string, remoteAddress?: string): Promise<strin
   return linkIn(await smtp.waitFor(email, since), '/auth/password').token;
 }
 
+/** A password sign-in to `email`: its token and issuer. */
+async function signinAnswer(email: string, password: string): Promise<{ token: string; issuer: string }> {
+  const answer = await gql<{ signin: { token: string; issuer: string } }>(t.app, SIGNIN, {
+    type: 'password',
+    credentials: { email, password },
+  });
+  if (!answer.data) throw new Error(JSON.stringify(answer.errors));
+  return answer.data.signin;
+}
+
 /** A password sign-in to `email` from the address `ip`: its error message, or 'ok'. */
 async function signinFrom(ip: string, email: string, password: string): Promise<string> {
   const res = await t.app.inject({
@@ -78,6 +89,25 @@ describe('password guesses spread over many addresses', () => {
       data: { authPasswordReset: true },
     });
     expect(await signinFrom('198.51.100.203', email, NEW_PASSWORD)).toBe('ok');
+  });
+});
+
+describe('password guesses between sign-ins of the owner', () => {
+  it('are bounded per account: the owner signing in brings the guessers no fresh budget', async () => {
+    const email = 'guessed-between@example.test';
+    await confirmedUser(t, email);
+    let judged = 0;
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < RULES.signinAccount.limit - 10; i++) {
+        const answer = await signinFrom(`198.51.101.${round * 100 + i + 1}`, email, `Wrong-Guess-${round}-${i}-x!`);
+        if (answer === 'Wrong email or password') judged++;
+      }
+      // The owner signs in meanwhile, from their own address.
+      expect(await signinFrom(`203.0.113.${round + 50}`, email, STRONG_PASSWORD)).toBe(
+        round === 0 ? 'ok' : ACCOUNT_SIGNIN_LIMITED,
+      );
+    }
+    expect(judged).toBe(RULES.signinAccount.limit);
   });
 });
 
@@ -217,6 +247,42 @@ describe('password reset', () => {
     const next = totpCode(secret, 1);
     const ok = await gql(t.app, RESET, { token, password: PASSWORD, password2: PASSWORD, passcode: next });
     expect(ok).toEqual({ data: { authPasswordReset: true } });
+  });
+
+  it("lets the owner in again by a reset after whoever holds the password spent the day's wrong codes", async () => {
+    const email = 'reset-2fa-spent@example.test';
+    const { secret, id } = await userWithSecondFactor(t, email);
+    const mfa = bearer((await signinAnswer(email, STRONG_PASSWORD)).token);
+    const code = (passcode: string, headers = mfa) =>
+      gql<{ signin: { token: string; issuer: string } }>(
+        t.app,
+        SIGNIN,
+        { type: 'passcode', credentials: { passcode } },
+        headers,
+      );
+    for (let i = 0; i < RULES.passcodeFailuresDaily.limit; i++) {
+      expect((await code(String(400000 + i))).errors?.[0]?.message).toBe('The verification code is not valid');
+      // Five minutes pass now and then: the short window is empty again.
+      if (i % RULES.passcodeFailures.limit === RULES.passcodeFailures.limit - 1) {
+        await t.services.identity.limiter.reset(`passcode:${id}`, RULES.passcodeFailures);
+      }
+    }
+    expect((await code(totpCode(secret, 1))).errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+
+    // The emailed link, which the guesser lacks, still takes the owner's code; the new password then signs in.
+    const token = await requestLink(email, '192.0.2.77');
+    const ok = await gql(t.app, RESET, {
+      token,
+      password: NEW_PASSWORD,
+      password2: NEW_PASSWORD,
+      passcode: totpCode(secret, 1),
+    });
+    expect(ok).toEqual({ data: { authPasswordReset: true } });
+    const identity = await signinAnswer(email, NEW_PASSWORD);
+    expect(identity.issuer).toBe('identity');
+    await t.services.db.$client.query('update users set passcode_last_step = null where id = $1', [id]);
+    const signedIn = await code(totpCode(secret), bearer(identity.token));
+    expect(signedIn.data?.signin.issuer).toBe('user');
   });
 
   it('takes a recovery code instead of the passcode, once; a wrong or used one changes nothing', async () => {

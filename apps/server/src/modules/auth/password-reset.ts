@@ -20,6 +20,7 @@ import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { type Caller, parseInput } from './caller.ts';
 import { revokeForeignAccess, revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
 import { sendPasswordReset } from './email-links.ts';
+import { clearCodeAttempts } from './passcode.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { estimatePassword } from './password-strength.ts';
 import { RULES } from './rate-limit.ts';
@@ -91,7 +92,8 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
     // claim back, leaving the link usable.
     if (!(await consumeEmailToken(tx, row.id))) return false;
     // As at sign-in: the authenticator's code, or a recovery code (spent here, once).
-    if (needsFactor) await verifySecondFactor(services, user, passcode ?? '', 'passcode', tx);
+    // Counted apart from the sign-in's codes: only the link's holder reaches this.
+    if (needsFactor) await verifySecondFactor(services, user, passcode ?? '', 'passcode', tx, 'passcode-reset');
     // Opening the emailed link also proves the address (and brings what a confirmation brings).
     const updated = await updateUser(tx, user.id, {
       passwordHash,
@@ -116,6 +118,7 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
   await revokeAllOfUser(services, user.id, ['session', 'mfa', 'signin']);
   // The new password is the owner's: failed guesses by others no longer hold its sign-in back.
   await services.identity.limiter.reset(accountSigninKey(restore ?? user.email), RULES.signinAccount);
+  await clearCodeAttempts(services, user.id);
   await revokeUnprovenAccess(services, user);
   if (undo) await revokeForeignAccess(services, user);
   return true;

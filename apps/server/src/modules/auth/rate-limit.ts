@@ -6,6 +6,7 @@ import {
   addRateHit,
   countRateHits,
   rateHitsByBucket,
+  removeRateHit,
   resetRateHits,
   sweepRateHits,
   takeRateHit,
@@ -26,8 +27,9 @@ export const RULES = {
   signin: { limit: 10, windowMs: 60_000 },
   signinIp: { limit: 60, windowMs: 60_000 },
   /**
-   * Password sign-ins to one email from all addresses together (a success clears it): the limits
-   * per address alone let a botnet guess one trader's password without end.
+   * Password sign-ins to one email from all addresses together (a success takes back only its own
+   * attempt, a password reset clears it): the limits per address alone let a botnet guess one
+   * trader's password without end.
    */
   signinAccount: { limit: 50, windowMs: 60 * 60_000 },
   signup: { limit: 20, windowMs: 10 * 60_000 },
@@ -38,7 +40,9 @@ export const RULES = {
   passcodeFailures: { limit: 5, windowMs: 5 * 60_000 },
   /**
    * And per day: 5 per 5 minutes alone is 1,440 guesses a day, each with 3 codes in 10^6 valid
-   * (the window ±1 step), so whoever holds the password would pass in months.
+   * (the window ±1 step), so whoever holds the password would pass in months. The owner's valid
+   * code does not clear this one (it only takes its own attempt back): else every sign-in of the
+   * owner would hand whoever holds the password fresh guesses.
    */
   passcodeFailuresDaily: { limit: 20, windowMs: 24 * 60 * 60_000 },
   confirmationResend: { limit: 1, windowMs: 5 * 60_000 },
@@ -104,7 +108,12 @@ export class RateLimiter {
     await addRateHit(this.#db, this.#window(key, rule));
   }
 
-  /** Forgets a key (a successful second factor clears its failures). */
+  /** Takes back one hit counted in the current window (a success counted before it was judged). */
+  async refund(key: string, rule: Rule): Promise<void> {
+    await removeRateHit(this.#db, this.#window(key, rule));
+  }
+
+  /** Forgets a key (a successful second factor clears its short-window failures). */
   async reset(key: string, rule: Rule): Promise<void> {
     await resetRateHits(this.#db, this.#window(key, rule).key);
   }

@@ -5,7 +5,7 @@ import type { Executor } from '../../db/repositories/executor.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { clearCodeAttempts, takeCodeAttempt, verifyPasscode } from './passcode.ts';
+import { type CodeBudget, settleCodeAttempt, takeCodeAttempt, verifyPasscode } from './passcode.ts';
 import { spendRecoveryCode } from './recovery-codes.ts';
 
 /** Spends a recovery code of the user; VALIDATION when it is wrong or used, RATE_LIMITED after many. */
@@ -15,19 +15,20 @@ export async function verifyRecoveryCode(
   code: string,
   field = 'code',
   db: Executor = services.db,
+  budget: CodeBudget = 'passcode',
 ): Promise<void> {
-  // Counted before it is judged, as passcodes are (verifyPasscode); a valid one clears the count.
-  await takeCodeAttempt(services, user.id);
+  // Counted before it is judged, as passcodes are (verifyPasscode), and settled the same way.
+  await takeCodeAttempt(services, user.id, budget);
   if (!user.passcodeActiveAt || !isRecoveryCode(code) || !(await spendRecoveryCode(services, user.id, code, db))) {
     throw new AppError('VALIDATION', SECURITY_MESSAGES.recoveryCodeInvalid, { field });
   }
-  await clearCodeAttempts(services, user.id);
+  await settleCodeAttempt(services, user.id, budget);
 }
 
 /**
  * A recovery code (12 letters and digits) is spent as one; anything else is an authenticator code.
  * `field`: the input a wrong recovery code is reported on; `db`: an open transaction the code is
- * spent in (rolled back with it), if any.
+ * spent in (rolled back with it), if any; `budget`: the count the attempt is taken from.
  */
 export function verifySecondFactor(
   services: Services,
@@ -35,9 +36,10 @@ export function verifySecondFactor(
   code: string,
   field?: string,
   db: Executor = services.db,
+  budget?: CodeBudget,
 ): Promise<void> {
   const trimmed = code.trim();
   return isRecoveryCode(trimmed)
-    ? verifyRecoveryCode(services, user, trimmed, field, db)
-    : verifyPasscode(services, user, trimmed, undefined, db);
+    ? verifyRecoveryCode(services, user, trimmed, field, db, budget)
+    : verifyPasscode(services, user, trimmed, undefined, db, budget);
 }

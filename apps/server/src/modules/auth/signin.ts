@@ -54,14 +54,16 @@ async function passwordSignin(caller: Caller, credentials: unknown): Promise<Sig
   const tooMany = 'Too many sign-in attempts, please wait a minute and try again';
   await limiter.enforce(`signin:${addressKey(ip)}:${email.toLowerCase()}`, RULES.signin, tooMany);
   await limiter.enforce(`signin:${addressKey(ip)}`, RULES.signinIp, tooMany);
-  // Counted whether the email is registered or not (no tell), cleared by a success or a reset.
+  // Counted whether the email is registered or not (no tell); cleared by a reset.
   await limiter.enforce(accountSigninKey(email), RULES.signinAccount, ACCOUNT_SIGNIN_LIMITED);
   const user = await findUserByEmail(services.db, email);
   // verifyPassword spends an argon2 verification even without a user: no timing difference.
   if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
     throw new AppError('VALIDATION', WRONG_CREDENTIALS);
   }
-  await limiter.reset(accountSigninKey(email), RULES.signinAccount);
+  // Takes its own attempt back, but leaves the others' guesses counted: the owner signing in
+  // must not hand a botnet a fresh budget.
+  await limiter.refund(accountSigninKey(email), RULES.signinAccount);
   if (!user.emailConfirmedAt) {
     // Only someone who knows the password learns this; a new link goes out at most every 5 minutes.
     if (await limiter.take(`confirmation:${user.id}`, RULES.confirmationResend)) await sendConfirmation(services, user);

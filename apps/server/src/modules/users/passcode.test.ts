@@ -236,10 +236,10 @@ describe('second-factor activation', () => {
     const email = 'factor-on-meanwhile@example.test';
     const user = await confirmedUser(t, email);
     const { limiter } = t.services.identity;
-    const reset = limiter.reset.bind(limiter);
+    const refund = limiter.refund.bind(limiter);
     let onMeanwhile = false;
     // Between the password's check and the session it makes, the owner turns the factor on.
-    const between = vi.spyOn(limiter, 'reset').mockImplementation(async (key, rule) => {
+    const between = vi.spyOn(limiter, 'refund').mockImplementation(async (key, rule) => {
       if (key === accountSigninKey(email)) {
         between.mockRestore();
         const pending = await gql<{ userPasscode: { secret: string } }>(
@@ -257,7 +257,7 @@ describe('second-factor activation', () => {
         );
         onMeanwhile = on.data?.userPasscodeUpdate.isActive === true;
       }
-      return reset(key, rule);
+      return refund(key, rule);
     });
     const raced = await signIn(email, STRONG_PASSWORD);
     expect(onMeanwhile).toBe(true);

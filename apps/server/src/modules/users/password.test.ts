@@ -5,7 +5,8 @@ import { PROXY_START } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
 import { SIGNIN_EXPIRED } from '../auth/complete-signin.ts';
-import { accountSigninKey } from '../auth/signin.ts';
+import { RULES } from '../auth/rate-limit.ts';
+import { ACCOUNT_SIGNIN_LIMITED, accountSigninKey } from '../auth/signin.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -86,10 +87,10 @@ describe('password change', () => {
     const email = 'race@example.test';
     const { token: here } = await confirmedUser(t, email);
     const { limiter } = t.services.identity;
-    const reset = limiter.reset.bind(limiter);
+    const refund = limiter.refund.bind(limiter);
     let changedMeanwhile = false;
     // The moment between the old password's check and the session it makes: the owner changes it.
-    const between = vi.spyOn(limiter, 'reset').mockImplementation(async (key, rule) => {
+    const between = vi.spyOn(limiter, 'refund').mockImplementation(async (key, rule) => {
       if (key === accountSigninKey(email)) {
         between.mockRestore();
         const changed = await gql(
@@ -100,7 +101,7 @@ describe('password change', () => {
         );
         changedMeanwhile = changed.data?.userPasswordUpdate === true;
       }
-      return reset(key, rule);
+      return refund(key, rule);
     });
     const raced = await signIn(email, STRONG_PASSWORD);
     expect(changedMeanwhile).toBe(true);
@@ -115,6 +116,40 @@ describe('password change', () => {
     expect(rows).toEqual([{ live: 1 }]);
     expect((await gql(t.app, ME, {}, bearer(here))).data).toEqual({ user: { email } });
     expect((await signIn(email, NEW_PASSWORD)).data?.signin.token).toBeTruthy();
+  });
+
+  it('counts guesses at the current password against the sign-in budget of the account', async () => {
+    const email = 'change-guesser@example.test';
+    const { token } = await confirmedUser(t, email);
+    const signinFrom = async (ip: string, password: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        payload: { query: SIGNIN, variables: { type: 'password', credentials: { email, password } } },
+        remoteAddress: ip,
+      });
+      return (res.json() as { errors?: { message: string }[] }).errors?.[0]?.message ?? 'ok';
+    };
+    const spent = RULES.signinAccount.limit - 5;
+    for (let i = 0; i < spent; i++) {
+      expect(await signinFrom(`203.0.113.${i + 1}`, `Wrong-Guess-${i}-x!`)).toBe('Wrong email or password');
+    }
+    // The session's own limit (10 a minute) is far from spent, the account's is not.
+    const guess = (i: number) =>
+      gql(
+        t.app,
+        CHANGE,
+        { password: `Wrong-Current-${i}!`, newPassword: NEW_PASSWORD, newPassword2: NEW_PASSWORD },
+        bearer(token),
+      );
+    for (let i = 0; i < RULES.signinAccount.limit - spent; i++) {
+      expect((await guess(i)).errors?.[0]?.message).toBe('The current password is not correct');
+    }
+    expect((await guess(99)).errors?.[0]).toMatchObject({
+      message: ACCOUNT_SIGNIN_LIMITED,
+      extensions: { code: 'RATE_LIMITED' },
+    });
+    expect(await signinFrom('203.0.113.201', STRONG_PASSWORD)).toBe(ACCOUNT_SIGNIN_LIMITED);
   });
 
   it('is refused in admin proxy mode', async () => {

@@ -10,6 +10,7 @@ import { type Caller, parseInput, requireOwner } from '../auth/caller.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from '../auth/password.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { revokeAllOfUser } from '../auth/sessions.ts';
+import { ACCOUNT_SIGNIN_LIMITED, accountSigninKey } from '../auth/signin.ts';
 import { getUser } from './user.ts';
 
 export interface PasswordChangeInput {
@@ -24,10 +25,14 @@ export async function changePassword(caller: Caller, input: PasswordChangeInput)
   const { password, newPassword } = parseInput(passwordChangeSchema, input);
   const user = await getUser(caller);
   if (!user.passwordHash) throw new AppError('VALIDATION', SECURITY_MESSAGES.noPassword, { field: 'password' });
-  await services.identity.limiter.enforce(`password-change:${user.id}`, RULES.signin);
+  const { limiter } = services.identity;
+  await limiter.enforce(`password-change:${user.id}`, RULES.signin);
+  // A guess at the current password, as a sign-in's is: a taken session gets no budget of its own.
+  await limiter.enforce(accountSigninKey(user.email), RULES.signinAccount, ACCOUNT_SIGNIN_LIMITED);
   if (!(await verifyPassword(user.passwordHash, password))) {
     throw new AppError('VALIDATION', SECURITY_MESSAGES.currentPasswordWrong, { field: 'password' });
   }
+  await limiter.refund(accountSigninKey(user.email), RULES.signinAccount);
   if (newPassword === password) {
     throw new AppError('VALIDATION', SECURITY_MESSAGES.samePassword, { field: 'newPassword' });
   }
