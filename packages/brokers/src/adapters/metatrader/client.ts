@@ -6,6 +6,7 @@ import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpClient, type HttpResponse, namedError } from '../../core/http.ts';
+import { messageOf } from '../../core/http-errors.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
 import { METATRADER_TITLE, metatraderDescriptor, PROVISIONING_URL, regionTradingUrl } from './descriptor.ts';
 
@@ -44,10 +45,17 @@ function metaApiError(response: HttpResponse, mutating: boolean): BrokerError | 
   return namedError(METATRADER_TITLE, kind, message, response.status, mutating);
 }
 
-/** A 4xx answer a caller accepted to read itself, as the error it is when it reads nothing more. */
-export function errorOf(response: HttpResponse): BrokerError {
+/**
+ * A 4xx answer a caller accepted to read itself, as the error it is when it reads nothing more:
+ * what the shared client would have thrown for it (its message through the table, then MetaApi's
+ * names, else a refusal; 401, 403 and the inconclusive 4xx are left to the client).
+ */
+export function errorOf(response: HttpResponse, mutating = false): BrokerError {
+  const message = messageOf(response.body);
+  const named = matchException(metatraderDescriptor.exceptions, message);
+  if (named && message) return namedError(METATRADER_TITLE, named, message, response.status, mutating);
   return (
-    metaApiError(response, false) ??
+    metaApiError(response, mutating) ??
     fail('InvalidOrder', stringField(response.body, 'message') ?? `HTTP ${response.status}`)
   );
 }

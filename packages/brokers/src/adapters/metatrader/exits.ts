@@ -11,7 +11,7 @@ import type { HttpClient } from '../../core/http.ts';
 import { decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { accountPath, fail, type MetaApiLink } from './client.ts';
 import { cancelPendingOrder, symbolItems } from './items.ts';
-import { closePart, LOT_STEP, partOf, tooSmall } from './partial-close.ts';
+import { closePart, lotRule, partOf, tooSmall } from './partial-close.ts';
 import { sendTrade } from './trade.ts';
 
 /**
@@ -61,9 +61,12 @@ export async function closeSymbol(
 ): Promise<OrderResponse> {
   if (percent !== undefined && percent < 100) {
     const held = await symbolItems(http, link, 'positions', symbol);
-    // A part too small to close anything is refused before anything is sent.
-    if (held.length && !held.some((position) => partOf(position, percent) >= LOT_STEP)) throw tooSmall(symbol, percent);
-    if (held.length) return closePart(ctx, http, link, symbol, held, percent);
+    if (held.length) {
+      const rule = await lotRule(http, link, symbol);
+      // A part too small to close anything is refused before anything is sent.
+      if (!held.some((position) => partOf(position, percent, rule) > 0)) throw tooSmall(symbol, percent, rule);
+      return closePart(ctx, http, link, symbol, held, percent, rule);
+    }
   }
   const canceled = await cancelPending(ctx, http, link, symbol);
   const positions = await symbolItems(http, link, 'positions', symbol);

@@ -29,6 +29,9 @@ export interface Instrument {
   ask: number;
   /** Units per lot. */
   contractSize: number;
+  /** The symbol specification's lot step and smallest volume (default 0.01 both). */
+  volumeStep?: number;
+  minVolume?: number;
 }
 
 /** Quotes by the plain name; servers add their own suffix or prefix (SERVER_SYMBOLS). */
@@ -40,7 +43,7 @@ export const INSTRUMENTS: Record<string, Instrument> = {
   BTCUSD: { bid: 60_000, ask: 60_020, contractSize: 1 },
   US30: { bid: 39_000, ask: 39_002, contractSize: 1 },
   GER40: { bid: 18_400, ask: 18_401.5, contractSize: 1 },
-  AAPL: { bid: 190, ask: 190.05, contractSize: 1 },
+  AAPL: { bid: 190, ask: 190.05, contractSize: 1, volumeStep: 1, minVolume: 1 },
 };
 
 /** Server → its symbol name → the instrument it quotes. */

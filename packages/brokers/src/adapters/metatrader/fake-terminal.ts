@@ -82,6 +82,18 @@ export function createTerminal(mt: MtAccount, investor: boolean, nextTicket: () 
   let entered = 0;
 
   const quote = (symbol: string) => INSTRUMENTS[names[symbol] ?? ''];
+  /** The symbol's lot rule (MetatraderSymbolSpecification): a whole number of steps, at least the minimum. */
+  const specification = (symbol: string) => {
+    const market = quote(symbol);
+    if (!market) return undefined;
+    const { contractSize, volumeStep = 0.01, minVolume = 0.01 } = market;
+    return { symbol, minVolume, maxVolume: 100, volumeStep, contractSize };
+  };
+  const fitsLots = (symbol: string, volume: number) => {
+    const { volumeStep = 0.01, minVolume = 0.01 } = specification(symbol) ?? {};
+    const steps = volume / volumeStep;
+    return volume >= minVolume - 1e-9 && Math.abs(steps - Math.round(steps)) < 1e-6;
+  };
   const marginOf = (symbol: string, volume: number, price: number) =>
     (volume * (quote(symbol)?.contractSize ?? 1) * price) / mt.leverage;
   const usedMargin = () =>
@@ -115,15 +127,17 @@ export function createTerminal(mt: MtAccount, investor: boolean, nextTicket: () 
     const market = quote(symbol);
     if (!market) return UNKNOWN_SYMBOL;
     const volume = num(trade.volume) ?? 0;
-    if (volume < 0.01 || volume > 100 || Math.abs(lots(volume) - volume) > 1e-9) return INVALID_VOLUME;
+    if (!fitsLots(symbol, volume) || volume > 100) return INVALID_VOLUME;
     const kind = String(trade.actionType).replace('ORDER_TYPE_', '');
     if (kind.includes('STOP_LIMIT') && mt.platform === 'mt4') return INVALID;
     const buy = kind.startsWith('BUY');
     const open = num(trade.openPrice);
     const pending = kind !== 'BUY' && kind !== 'SELL';
     if (pending) {
-      if (open === undefined || (kind.includes('STOP_LIMIT') && num(trade.stopLimitPrice) === undefined))
-        return INVALID_PRICE;
+      const stopLimit = num(trade.stopLimitPrice);
+      if (open === undefined || (kind.includes('STOP_LIMIT') && stopLimit === undefined)) return INVALID_PRICE;
+      // The limit MT5 places when the stop triggers rests below it for a buy, above for a sell.
+      if (stopLimit !== undefined && (buy ? stopLimit > open : stopLimit < open)) return INVALID_PRICE;
       const limit = kind.endsWith('LIMIT') && !kind.includes('STOP');
       const above = buy !== limit;
       if (above ? open <= (buy ? market.ask : market.bid) : open >= (buy ? market.ask : market.bid))
@@ -243,7 +257,7 @@ export function createTerminal(mt: MtAccount, investor: boolean, nextTicket: () 
       const position = positions.get(String(body.positionId));
       if (!position) return NO_POSITION;
       const volume = action === 'POSITION_PARTIAL' ? (num(body.volume) ?? 0) : position.volume;
-      if (volume <= 0 || volume > position.volume) return INVALID_VOLUME;
+      if (!fitsLots(position.symbol, volume) || volume > position.volume) return INVALID_VOLUME;
       return DONE(close(position, volume, now), position.id);
     }
     return INVALID;
@@ -252,6 +266,7 @@ export function createTerminal(mt: MtAccount, investor: boolean, nextTicket: () 
   return {
     info,
     symbols: () => Object.keys(names),
+    specification,
     /** MetatraderSymbolPrice of a symbol this server names; undefined for any other. */
     price(symbol: string, now: Date) {
       const market = quote(symbol);

@@ -94,6 +94,15 @@ export async function startFakeMetaApi(options: FakeMetaApiOptions = {}) {
       metaApiError(reply, 404, 'NotFoundError', `Specified symbol ${symbol} not found`)
     );
   });
+  app.get(`${base}/symbols/:symbol/specification`, async (request, reply) => {
+    const terminal = terminalOf(request, reply);
+    if (!terminal) return reply;
+    const { symbol } = request.params as { symbol: string };
+    return (
+      terminal.specification(symbol) ??
+      metaApiError(reply, 404, 'NotFoundError', `Specified symbol ${symbol} not found`)
+    );
+  });
   app.get(`${base}/positions`, async (request, reply) => {
     const terminal = terminalOf(request, reply);
     return terminal ? [...terminal.positions.values()] : reply;

@@ -1,5 +1,5 @@
 // A close of part of the symbol's positions at MetaTrader (percent_of_position): POSITION_PARTIAL
-// for that part of each, rounded down to 0.01 lot. Nothing is canceled first: the positions' own
+// for that part of each, rounded down to the symbol's lot step (its specification). Nothing is canceled first: the positions' own
 // stop loss and take profit stay on what is left, and so do the pending exits (orders on the
 // closing side) that still fit it. MetaApi cannot change a pending order's volume (ORDER_MODIFY
 // moves its prices and expiration only), so an exit larger than what is left, which would open
@@ -11,23 +11,43 @@ import { type BrokerError, isBrokerError } from '../../core/errors.ts';
 import { cutEach, exitsCanceledOutcome } from '../../core/exits-cut.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { decimalField, type JsonRecord, stringField } from '../../core/json-read.ts';
-import { fail, type MetaApiLink } from './client.ts';
+import { accountPath, fail, type MetaApiLink } from './client.ts';
 import { cancelPendingOrder, symbolItems } from './items.ts';
 import { sendTrade } from './trade.ts';
 
-export const LOT_STEP = 0.01;
+/** A symbol's lots (MetatraderSymbolSpecification): volumes are whole `step`s, at least `min`. */
+export interface LotRule {
+  step: number;
+  min: number;
+}
+/** What MetaTrader symbols mostly use, for a specification that names none. */
+const DEFAULT_LOTS: LotRule = { step: 0.01, min: 0.01 };
 const EPSILON = 1e-9;
 
-/** `percent` of the position's volume in whole lot steps, cut down. */
-export function partOf(position: JsonRecord, percent: number): number {
-  // The hair of tolerance absorbs binary noise (0.58 × 50 % is 28.999… steps).
-  return Math.floor(((decimalField(position, 'volume') ?? 0) * percent) / 100 / LOT_STEP + 1e-6) * LOT_STEP;
+/** The symbol's lot step and minimum from MetaApi's symbol specification (0.01 when it names none). */
+export async function lotRule(http: HttpClient, link: MetaApiLink, symbol: string): Promise<LotRule> {
+  const path = `${accountPath(link.metaApiId)}/symbols/${encodeURIComponent(symbol)}/specification`;
+  const { status, body } = await http.request({ path, accept: [404] });
+  const step = status === 200 ? decimalField(body, 'volumeStep') : undefined;
+  const min = status === 200 ? decimalField(body, 'minVolume') : undefined;
+  if (!step || step <= 0) return DEFAULT_LOTS;
+  return { step, min: min && min > 0 ? min : step };
 }
 
-export const tooSmall = (symbol: string, percent: number) =>
-  fail('InvalidOrder', `${percent} % of the ${symbol} position is less than 0.01 lot`);
+const lots = (volume: number) => Number(volume.toFixed(8));
 
-const lots = (volume: number) => Number(volume.toFixed(2));
+/** `percent` of the position's volume in whole lot steps, cut down; 0 when under the minimum. */
+export function partOf(position: JsonRecord, percent: number, rule: LotRule): number {
+  // The hair of tolerance absorbs binary noise (0.58 × 50 % is 28.999… steps).
+  const part = lots(
+    Math.floor(((decimalField(position, 'volume') ?? 0) * percent) / 100 / rule.step + 1e-6) * rule.step,
+  );
+  return part + EPSILON >= rule.min ? part : 0;
+}
+
+export const tooSmall = (symbol: string, percent: number, rule: LotRule) =>
+  fail('InvalidOrder', `${percent} % of the ${symbol} position is less than ${rule.min} lot`);
+
 const isLong = (position: JsonRecord) => stringField(position, 'type') !== 'POSITION_TYPE_SELL';
 
 /** Where closing parts stopped: the position refused (or perhaps closed in part) and those not tried. */
@@ -56,14 +76,15 @@ export async function closePart(
   symbol: string,
   positions: readonly JsonRecord[],
   percent: number,
+  rule: LotRule,
 ): Promise<OrderResponse> {
   const parts = new Map<string, number>();
   const closed: string[] = [];
-  const due = positions.filter((position) => lots(partOf(position, percent)) >= LOT_STEP);
+  const due = positions.filter((position) => partOf(position, percent, rule) > 0);
   let stopped = '';
   for (const [index, position] of due.entries()) {
     const positionId = stringField(position, 'id') ?? '';
-    const volume = lots(partOf(position, percent));
+    const volume = partOf(position, percent, rule);
     try {
       const result = await sendTrade(ctx, http, link, { actionType: 'POSITION_PARTIAL', positionId, volume });
       parts.set(positionId, volume);
@@ -76,7 +97,7 @@ export async function closePart(
       break;
     }
   }
-  if (!closed.length) throw tooSmall(symbol, percent);
+  if (!closed.length) throw tooSmall(symbol, percent, rule);
   const answer: OrderResponse = {
     id: closed.join(','),
     status: 'filled',

@@ -5,13 +5,16 @@
 // reached the broker with an unknown outcome: reconciliation finds out, nothing is resent. What
 // cannot have created an order is sent once more: -10 (disconnected before the trade) at once,
 // a 429 when MetaApi asks to wait at most half a second; a longer wait is reported with it.
+// WIRE §5 leaves open whether MetaApi also sends a 4xx status with a trade answer: a 4xx body
+// that carries the answer's codes is decided by them like a 200, never by the status (a -11 on a
+// 400 is no refusal). A 4xx without them, an auth or inconclusive 4xx and a 5xx keep the shared mapping.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
-import type { HttpClient } from '../../core/http.ts';
+import { type HttpClient, isInconclusiveStatus } from '../../core/http.ts';
 import { decimalField, stringField } from '../../core/json-read.ts';
-import { accountPath, fail, type MetaApiLink, pause, retryAfterMs } from './client.ts';
+import { accountPath, errorOf, fail, type MetaApiLink, pause, retryAfterMs } from './client.ts';
 import { METATRADER_TITLE, metatraderDescriptor } from './descriptor.ts';
 import type { MetatraderTrade } from './mapper.ts';
 
@@ -25,6 +28,13 @@ export const SUCCESS_CODES: ReadonlySet<number> = new Set([0, 10008, 10009, 1001
 const OUTCOME_UNKNOWN: ReadonlySet<number> = new Set([-11, 1, 128, 10011, 10012, 10028]);
 const NOT_DELIVERED = -10;
 const FILLED_CODES = new Set([0, 10009]);
+/**
+ * 4xx statuses whose body is read here: every one but the credentials' (401, 403: the client's
+ * own mapping) and those that prove no refusal whatever the body says (core/http.ts).
+ */
+const READ_STATUSES: readonly number[] = Array.from({ length: 100 }, (_, i) => 400 + i).filter(
+  (status) => status !== 401 && status !== 403 && !isInconclusiveStatus(status),
+);
 /** A 429 is sent again only when MetaApi asks for a short wait (a longer one is reported). */
 const MAX_RETRY_WAIT_MS = 500;
 
@@ -84,7 +94,7 @@ export async function sendTrade(
       method: 'POST',
       path: `${accountPath(link.metaApiId)}/trade`,
       json: trade,
-      accept: [429],
+      accept: READ_STATUSES,
     });
     const again = attempt === 0 && !ctx.signal?.aborted;
     if (answer.status === 429) {
@@ -95,6 +105,7 @@ export async function sendTrade(
       }
       throw rateLimited(wait);
     }
+    if (answer.status >= 400 && decimalField(answer.body, 'numericCode') === undefined) throw errorOf(answer, true);
     const result = readResult(answer.body);
     if (result.numericCode === NOT_DELIVERED && again) continue;
     if (!SUCCESS_CODES.has(result.numericCode)) throw refusal(result);
