@@ -157,8 +157,17 @@ export function apiListSchema<T extends z.ZodType>(item: T, id: string) {
     .meta({ id, examples: [{ data: first === undefined ? [] : [first], next: null }] });
 }
 
+/** A page's `limit` refused, however: not a number, not whole, out of range. */
+export const PAGE_LIMIT_MESSAGE = 'must be a whole number from 1 to 100';
+
 export const apiPageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50).meta({ description: 'Items per page (1–100)' }),
+  limit: z.coerce
+    .number({ error: PAGE_LIMIT_MESSAGE })
+    .int({ error: PAGE_LIMIT_MESSAGE })
+    .min(1, { error: PAGE_LIMIT_MESSAGE })
+    .max(100, { error: PAGE_LIMIT_MESSAGE })
+    .default(50)
+    .meta({ description: 'Items per page (1–100)' }),
   cursor: z.string().max(200).optional().meta({ description: "The previous page's `next`" }),
 });
 
