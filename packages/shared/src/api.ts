@@ -22,6 +22,12 @@ export const apiErrorSchema = z
 
 const opaqueId = z.string().min(1).max(200);
 
+/**
+ * An account id as the server gives it (modules/api/accounts.ts accountId): a connection key (16
+ * base62 characters) and the broker's account id, `kX9mP2qR7tV4wY8z\nPAPER-1`, in base64url.
+ */
+const EXAMPLE_ACCOUNT_ID = 'a1g5bVAycVI3dFY0d1k4egpQQVBFUi0x';
+
 export const apiAccountSchema = z
   .object({
     id: opaqueId.meta({ description: 'Opaque account id: what /api/v1/accounts/{id}/… takes' }),
@@ -31,7 +37,7 @@ export const apiAccountSchema = z
   })
   .meta({
     id: 'Account',
-    examples: [{ id: 'cGFwZXI6UEFQRVItMQ', providerName: 'paper', name: 'Paper USD', isTest: true }],
+    examples: [{ id: EXAMPLE_ACCOUNT_ID, providerName: 'paper', name: 'Paper USD', isTest: true }],
   });
 
 export const API_ORDER_STATUSES = [
@@ -102,7 +108,7 @@ export const apiOrderSchema = z
     examples: [
       {
         id: '0T2nXq7a4bC9dE1fG2hI',
-        accountId: 'cGFwZXI6UEFQRVItMQ',
+        accountId: EXAMPLE_ACCOUNT_ID,
         brokerOrderId: 'PAPER-7f3a',
         status: 'filled',
         statusDescription: null,
@@ -157,8 +163,17 @@ export function apiListSchema<T extends z.ZodType>(item: T, id: string) {
     .meta({ id, examples: [{ data: first === undefined ? [] : [first], next: null }] });
 }
 
+/** A page's `limit` refused, however: not a number, not whole, out of range. */
+export const PAGE_LIMIT_MESSAGE = 'must be a whole number from 1 to 100';
+
 export const apiPageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50).meta({ description: 'Items per page (1–100)' }),
+  limit: z.coerce
+    .number({ error: PAGE_LIMIT_MESSAGE })
+    .int({ error: PAGE_LIMIT_MESSAGE })
+    .min(1, { error: PAGE_LIMIT_MESSAGE })
+    .max(100, { error: PAGE_LIMIT_MESSAGE })
+    .default(50)
+    .meta({ description: 'Items per page (1–100)' }),
   cursor: z.string().max(200).optional().meta({ description: "The previous page's `next`" }),
 });
 

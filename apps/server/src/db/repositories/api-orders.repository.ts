@@ -3,6 +3,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { connectors, signals } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
+import { activityChangedSql } from './live.repository.ts';
 import { notificationEventCtes } from './notification-outbox.repository.ts';
 import { signalEventSource } from './signal-events.sql.ts';
 import type { Queryable } from './signals.repository.ts';
@@ -71,7 +72,8 @@ export async function listAccountSignals(db: Executor, q: AccountOrdersQuery): P
  * An order never told of yet (still 'placing', or 'unknown' and not given up on: no outcome write
  * will come once it reads 'canceled') tells order.placed now, with status 'canceled': the broker
  * had it, as its cancel says. One already told (placed, or unknown and given up on, which told
- * order.placed with status 'unknown') tells nothing more.
+ * order.placed with status 'unknown') tells nothing more. Open screens are told either way
+ * (activityChangedSql): the order's status on the dashboard changed.
  */
 export async function markSignalCanceled(db: Queryable, id: string, from: readonly string[]): Promise<boolean> {
   const { rows } = await db.query<{ n: number }>({
@@ -84,9 +86,10 @@ export async function markSignalCanceled(db: Queryable, id: string, from: readon
           s."order", s.broker_order_id, s.price, null::text as message,
           case when o.status in ('placing', 'unknown') and o.completed_at is null then array['order.placed']
             else array[]::text[] end as types
-      ), order_events as (${signalEventSource('updated')}),
+      ), told as (${activityChangedSql('updated')}),
+      order_events as (${signalEventSource('updated')}),
       ${notificationEventCtes('order_events')}
-      select count(*)::int as n from updated`,
+      select (select count(*)::int from updated) as n, (select count(*) from told) as told`,
     values: [id, [...from]],
   });
   return (rows[0]?.n ?? 0) > 0;

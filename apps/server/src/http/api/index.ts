@@ -14,6 +14,7 @@ import { answerWrongMethods } from './methods.ts';
 import { registerOpenApi } from './openapi.ts';
 import { readOrderRoutes } from './orders/read.ts';
 import { writeOrderRoutes } from './orders/write.ts';
+import { registerRequestChecks } from './query.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -31,6 +32,7 @@ export async function registerApi(app: FastifyInstance, services: Services, sign
         done(null, body);
       });
       registerGuard(api, services);
+      registerRequestChecks(api);
       answerWrongMethods(scope);
       const context = { services, signals };
       listAccountsRoute(api, context);

@@ -14,8 +14,8 @@ describe('/api/v1 methods', () => {
     ['PUT', '/api/v1/accounts', 'GET, HEAD'],
     ['POST', '/api/v1/accounts', 'GET, HEAD'],
     ['PATCH', '/api/v1/orders/0T2nXq7a4bC9dE1fG2hI', 'DELETE, GET, HEAD'],
-    ['PUT', '/api/v1/accounts/cGFwZXI6UEFQRVItMQ/orders?limit=5', 'GET, HEAD, POST'],
-    ['DELETE', '/api/v1/accounts/cGFwZXI6UEFQRVItMQ/positions', 'GET, HEAD'],
+    ['PUT', '/api/v1/accounts/a1g5bVAycVI3dFY0d1k4egpQQVBFUi0x/orders?limit=5', 'GET, HEAD, POST'],
+    ['DELETE', '/api/v1/accounts/a1g5bVAycVI3dFY0d1k4egpQQVBFUi0x/positions', 'GET, HEAD'],
   ])('%s %s answers 405, Allow: %s', async (method, url, allow) => {
     const res = await t.app.inject({ method: method as 'PUT', url });
     expect(res.statusCode).toBe(405);

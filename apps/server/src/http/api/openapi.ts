@@ -121,6 +121,26 @@ function declareHeaders(document: OpenApiObject): OpenApiObject {
   return document;
 }
 
+/**
+ * Header parameters under their canonical names (`Idempotency-Key`): the route schemas name them
+ * in lower case, as Node hands them over (HTTP header names are case-insensitive).
+ */
+function canonicalHeaderNames(document: OpenApiObject): OpenApiObject {
+  const doc = document as { paths?: Record<string, Record<string, { parameters?: { in?: string; name?: string }[] }>> };
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== 'header' || !parameter.name) continue;
+        parameter.name = parameter.name.replace(
+          /(^|-)([a-z])/g,
+          (_m, dash: string, c: string) => dash + c.toUpperCase(),
+        );
+      }
+    }
+  }
+  return document;
+}
+
 const SCHEMA_REF = '#/components/schemas/';
 
 /** The component names `value` refers to ("$ref": "#/components/schemas/<name>"), anywhere in it. */
@@ -196,7 +216,7 @@ export async function registerOpenApi(app: FastifyInstance, services: Services):
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => declareHeaders(keepUsedSchemas(jsonSchemaTransformObject(input))),
+    transformObject: (input) => canonicalHeaderNames(declareHeaders(keepUsedSchemas(jsonSchemaTransformObject(input)))),
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_req, reply) => {
     reply.header('cache-control', 'no-cache');

@@ -114,6 +114,18 @@ describe('an Idempotency-Key holds for 24 hours, not the hook’s dedupe window'
     expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
   });
 
+  it('places one order for concurrent requests under one key with different bodies, refusing the others', async () => {
+    const { trader, place } = await placer('api-key-race-other@example.com');
+    const answers = await Promise.all([1, 2, 3, 4, 5].map((quantity) => place({ ...ORDER, quantity }, 'retry-4')));
+    const placed = answers.filter((a) => a.statusCode === 201);
+    expect(placed).toHaveLength(1);
+    const refused = answers.filter((a) => a.statusCode !== 201);
+    expect(refused).toEqual(
+      Array.from({ length: 4 }, () => ({ statusCode: 400, error: { status: 'ValidationError', message: KEY_REUSED } })),
+    );
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
   it('keeps keys without an Idempotency-Key (client_id, body) to the hook’s dedupe window', async () => {
     const { trader, place } = await placer('api-key-window@example.com');
     expect((await place(ORDER, 'retry-4')).statusCode).toBe(201);
