@@ -48,8 +48,6 @@ export interface TradeLine {
   response: string | null;
 }
 
-type Json = Record<string, unknown>;
-
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const num = (value: unknown): number | null => {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
