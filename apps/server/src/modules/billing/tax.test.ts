@@ -1,6 +1,7 @@
 // Prices whose tax Stripe computes (`tax_behavior: exclusive`, Stripe Tax): Checkout adds the tax
 // on top (automatic tax, the billing address asked for), the payment is booked at what was
-// charged, and the plan's card shows what its renewals charge, tax included.
+// charged, the plan's card shows what its renewals charge, tax included, and a refund takes back
+// credits for the pre-tax money it gives back only (the tax first).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Billing,
@@ -12,6 +13,7 @@ import {
   startBilling,
   takeEvents,
 } from '../../../test/billing.ts';
+import { accountOf, expectBalancedLedger } from '../../../test/credit-fixtures.ts';
 import { gql } from '../../../test/identity.ts';
 import { PRODUCT_ID } from '../../../test/stripe-fake/catalog.ts';
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
@@ -71,5 +73,24 @@ describe('a tax-exclusive price', () => {
     expect(b.fake.subscriptions.renew(subscriptionId).amount_paid).toBe(withTax(2000));
     await deliver(takeEvents(b));
     expect((await account(user.headers))?.product?.price).toBe(withTax(2000));
+  });
+
+  it('takes back credits for the pre-tax money refunded: the tax alone takes none, the rest all', async () => {
+    const user = await newCustomer(b, 'tax-refund');
+    const { sessionId, events } = await buy(b, user.headers, PACK);
+    await deliver(events);
+    const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+    const tax = withTax(1000) - 1000;
+    await b.stripe.refunds.create({ payment_intent: intent, amount: tax });
+    await deliver(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(100);
+    // Half of the price before tax: half of the pack.
+    await b.stripe.refunds.create({ payment_intent: intent, amount: 500 });
+    await deliver(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(50);
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliver(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance ?? 0).toBe(0);
+    await expectBalancedLedger(b.t, user.id);
   });
 });
