@@ -13,11 +13,12 @@ import {
   startBilling,
   takeEvents,
 } from '../../../test/billing.ts';
-import { accountOf, expectBalancedLedger } from '../../../test/credit-fixtures.ts';
+import { accountOf, expectBalancedLedger, inTransaction } from '../../../test/credit-fixtures.ts';
 import { gql } from '../../../test/identity.ts';
 import { PRODUCT_ID } from '../../../test/stripe-fake/catalog.ts';
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
 import { FAKE_TAX_PERCENT } from '../../../test/stripe-fake/money.ts';
+import { grantCredits } from '../accounts/credits.ts';
 import { clearCatalog } from './catalog.ts';
 
 let b: Billing;
@@ -72,6 +73,26 @@ describe('a tax-exclusive price', () => {
     const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
     expect(b.fake.subscriptions.renew(subscriptionId).amount_paid).toBe(withTax(2000));
     await deliver(takeEvents(b));
+    expect((await account(user.headers))?.product?.price).toBe(withTax(2000));
+  });
+
+  it('shows a plan in its free trial at what its first payment will charge, tax included', async () => {
+    const user = await newCustomer(b, 'tax-trial');
+    await inTransaction(b.t, (tx) => grantCredits(tx, user.id, 5, 'signup'));
+    const marks = { user_key: user.key };
+    const session = await b.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      client_reference_id: user.key,
+      line_items: [{ price: PLAN, quantity: 1 }],
+      metadata: marks,
+      subscription_data: { metadata: marks, trial_period_days: 14 },
+      automatic_tax: { enabled: true },
+      billing_address_collection: 'required',
+      success_url: 'http://localhost:3999/me/account',
+    });
+    b.fake.checkout.complete(session.id);
+    const events = takeEvents(b);
+    await deliver(events);
     expect((await account(user.headers))?.product?.price).toBe(withTax(2000));
   });
 
