@@ -205,6 +205,7 @@ export function registerResources(route: Route, { store, checkout, subscriptions
   route('GET', '/v1/invoices/:id', one('invoice'));
   route('POST', '/v1/invoiceitems', (form) => subscriptions.addInvoiceItem(form));
   route('POST', '/v1/invoices', (form) => subscriptions.createInvoice(form));
+  route('POST', '/v1/invoices/create_preview', (form) => subscriptions.preview(form));
   route('POST', '/v1/invoices/:id/pay', (_form, params) => subscriptions.payInvoice(params.id ?? ''));
   route('POST', '/v1/invoices/:id/void', (_form, params) => subscriptions.closeInvoice(params.id ?? '', 'void'));
   route('POST', '/v1/invoices/:id/mark_uncollectible', (_form, params) =>

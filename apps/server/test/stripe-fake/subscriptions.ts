@@ -160,9 +160,8 @@ export class Subscriptions {
     return invoice;
   }
 
-  /** The next period starts: its invoice is paid (or fails: past_due). Returns the invoice. */
-  renew(id: string, options: { fail?: boolean } = {}): StripeObject {
-    const subscription = this.store.get('subscription', id);
+  /** The invoice of the subscription's next period, made (`paid` or not), not yet its state's. */
+  private nextInvoice(subscription: StripeObject, paid: boolean): StripeObject {
     const item = itemOf(subscription);
     const start = item.current_period_end;
     const end = addInterval(start, item.price);
@@ -172,16 +171,35 @@ export class Subscriptions {
     // Stripe Tax on a plan bought with it: on every invoice, on top of an exclusive price.
     const taxed = (subscription.automatic_tax as { enabled?: boolean } | undefined)?.enabled === true;
     const tax = taxed ? exclusiveTax(due, item.price) : undefined;
-    const invoice = makeInvoice(this.store, this.base(), {
+    return makeInvoice(this.store, this.base(), {
       customer: String(subscription.customer),
       lines: [line],
       amountDue: due + (tax ?? 0),
       ...(tax === undefined ? {} : { tax }),
       metadata: {},
       billingReason: 'subscription_cycle',
-      subscription: { id, itemId: item.id, metadata, start, end },
-      paid: !options.fail,
+      subscription: { id: subscription.id, itemId: item.id, metadata, start, end },
+      paid,
     });
+  }
+
+  /**
+   * POST /v1/invoices/create_preview (`subscription`): the invoice its next period will charge, as
+   * Stripe previews it: not stored, no id.
+   */
+  preview(form: Form): StripeObject {
+    const invoice = this.nextInvoice(this.store.get('subscription', text(form.subscription) ?? ''), false);
+    this.store.objects.delete(invoice.id);
+    return { ...invoice, id: null, status: 'draft' } as unknown as StripeObject;
+  }
+
+  /** The next period starts: its invoice is paid (or fails: past_due). Returns the invoice. */
+  renew(id: string, options: { fail?: boolean } = {}): StripeObject {
+    const subscription = this.store.get('subscription', id);
+    const item = itemOf(subscription);
+    const start = item.current_period_end;
+    const end = addInterval(start, item.price);
+    const invoice = this.nextInvoice(subscription, !options.fail);
     const previous = { status: subscription.status, latest_invoice: subscription.latest_invoice };
     subscription.latest_invoice = invoice.id;
     if (options.fail) {

@@ -21,8 +21,9 @@ export const AUTOMATIC_TAX = {
 
 /**
  * The plan's next payment with the tax Stripe adds on top (an exclusive price): at the rate its
- * latest invoice was taxed (`latest_invoice` expanded: `currentSubscription`), the buyer's address
- * and rate being the same until they change. Tax inside the price, or none, adds nothing.
+ * latest invoice was taxed (`latest_invoice` expanded: `currentSubscription`; in a free trial, the
+ * preview of its first payment), the buyer's address and rate being the same until they change.
+ * Tax inside the price, or none, adds nothing.
  */
 export function withExclusiveTax(subscription: Stripe.Subscription, amount: number): number {
   const invoice = subscription.latest_invoice;

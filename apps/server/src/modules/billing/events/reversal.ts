@@ -2,8 +2,9 @@
 // and its credits taken back in proportion to the money given back. Each refund or dispute
 // takes its share once (the ledger's reference '<session id>:<refund or dispute id>' is unique
 // per cause), whatever Stripe delivers twice: the credits due for the charge's reversals,
-// oldest first, are round(credits × given back so far / charged) less the same before it, so
-// partial refunds add up to the pack's credits exactly. What is taken is one-time credits, never
+// oldest first, are round(credits × pre-tax money given back so far / charged before tax) less the
+// same before it (money given back counts against the tax first: share), so partial refunds add
+// up to the pack's credits exactly. What is taken is one-time credits, never
 // below 0 (credits.ts says in the ledger when fewer were left). A plan's payment (its invoice,
 // found from the charge's payment intent by its InvoicePayment) takes back its share of the
 // period credits that invoice granted, from the period credits left while that period is the
@@ -99,27 +100,34 @@ function bookedPayment(ctx: EventContext, reference: string): Promise<PaymentRow
 
 /**
  * What a payment's reversal takes from: a pack's credits (one-time credits), or the period credits
- * a plan's invoice granted (the period it paid for, ending `periodEnd`).
+ * a plan's invoice granted (the period it paid for, ending `periodEnd`); and the tax in what was
+ * charged (Stripe Tax), which buys no credits.
  */
 async function reversible(
   ctx: EventContext,
   tx: Transaction,
   payment: PaymentRow,
-): Promise<{ credits: number; periodEnd?: Date | null }> {
-  if (!paysInvoice(payment)) return { credits: payment.credits };
+): Promise<{ credits: number; tax: number; periodEnd?: Date | null }> {
+  if (!paysInvoice(payment)) {
+    const session = await ctx.stripe.checkout.sessions.retrieve(payment.reference);
+    return { credits: payment.credits, tax: session.total_details?.amount_tax ?? 0 };
+  }
   const granted = await findLedgerEntry(tx, 'period', payment.reference);
-  if (!granted || granted.userId !== payment.userId) return { credits: 0, periodEnd: null };
-  return {
-    credits: Math.max(granted.credits, 0),
-    periodEnd: invoicePeriodEnd(await ctx.stripe.invoices.retrieve(payment.reference)),
-  };
+  if (!granted || granted.userId !== payment.userId) return { credits: 0, tax: 0, periodEnd: null };
+  const invoice = await ctx.stripe.invoices.retrieve(payment.reference);
+  const tax = (invoice.total_taxes ?? []).reduce((sum, entry) => sum + entry.amount, 0);
+  return { credits: Math.max(granted.credits, 0), tax, periodEnd: invoicePeriodEnd(invoice) };
 }
 
 type Listed = Reversal & { status: string | null };
 
-/** Oldest first: those whose money went back or may (`given`), and those whose did not (`failed`). */
+/**
+ * Oldest first: those whose money went back or may (`given`), and those whose did not (`failed`).
+ * Stripe lists newest first, also within a second (`created`'s unit), which ids do not tell: the
+ * list reversed, sorted stably, is the order they were made in, the same at every event.
+ */
 function split(items: Listed[], given: ReadonlySet<string>, failed: ReadonlySet<string>) {
-  const sorted = [...items].sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : 1));
+  const sorted = [...items].reverse().sort((a, b) => a.created - b.created);
   const reversal = ({ id, amount, created }: Listed): Reversal => ({ id, amount, created });
   return {
     given: sorted.filter((r) => given.has(r.status ?? '')).map(reversal),
@@ -213,8 +221,17 @@ async function soldProfessional(
   return items.data.some((item) => isProfessionalPrice(item.price?.metadata)) ? source : null;
 }
 
-const share = (credits: number, part: number, whole: number) =>
-  whole > 0 ? Math.round((credits * part) / whole) : credits;
+/**
+ * The credits due for `given` cents given back of a charge of `amount` cents, `tax` of them tax: the
+ * money given back counts against the tax first (a refund of the tax alone, say once the buyer's tax
+ * ID shows none was due, takes no credits), then against the price before tax, whose share of the
+ * credits goes back; all of the money, all of the credits.
+ */
+function share(credits: number, given: number, amount: number, tax: number): number {
+  const untaxed = amount - Math.min(Math.max(tax, 0), amount);
+  if (untaxed <= 0) return given >= amount ? credits : 0;
+  return Math.round((credits * Math.max(given - (amount - untaxed), 0)) / untaxed);
+}
 
 /**
  * Takes back the pack's credits for every refund of the charge and every dispute of it open or lost
@@ -230,7 +247,7 @@ export function reversalEffect(
     userId: payment.userId,
     apply: async (tx) => {
       const refunds = await reversalsOf(ctx, charge.id);
-      const { credits, periodEnd } = await reversible(ctx, tx, payment);
+      const { credits, tax, periodEnd } = await reversible(ctx, tx, payment);
       let changed = false;
       let restored = false;
       // A refund counted before that failed since, or a dispute held that was won: its credits back
@@ -245,7 +262,7 @@ export function reversalEffect(
       let before = 0;
       for (const reversal of refunds.given) {
         const after = Math.min(before + reversal.amount, charge.amount);
-        const due = share(credits, after, charge.amount) - share(credits, before, charge.amount);
+        const due = share(credits, after, charge.amount, tax) - share(credits, before, charge.amount, tax);
         before = after;
         // Written even when its share rounds to 0: the row is what a later failure of the refund
         // finds to take its cents off the payment entry again.

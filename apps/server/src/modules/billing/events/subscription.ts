@@ -11,7 +11,7 @@ export async function currentSubscription(
 ): Promise<Stripe.Subscription | null> {
   try {
     // Its discounts with their coupons: the plan's price shown is what the user pays (planOf).
-    return await ctx.stripe.subscriptions.retrieve(id, {
+    const subscription = await ctx.stripe.subscriptions.retrieve(id, {
       expand: [
         'items.data.price.product',
         // A plan charged in another of its price's currencies: the amount there (planOf).
@@ -25,8 +25,27 @@ export async function currentSubscription(
         'latest_invoice',
       ],
     });
+    return await withTrialTax(ctx, subscription);
   } catch (error) {
     if (isMissing(error)) return fallback ?? null;
+    throw error;
+  }
+}
+
+/**
+ * In a free trial with Stripe Tax, the only invoice is the trial's of 0, which tells no tax: the
+ * tax is read instead (withExclusiveTax) from the invoice Stripe previews for the first payment,
+ * at the buyer's address.
+ */
+async function withTrialTax(ctx: EventContext, subscription: Stripe.Subscription): Promise<Stripe.Subscription> {
+  if (subscription.status !== 'trialing' || !subscription.automatic_tax?.enabled) return subscription;
+  // Ending with its trial, it has no next payment: Stripe answers invoice_upcoming_none.
+  if (subscription.cancel_at_period_end || subscription.cancel_at) return subscription;
+  try {
+    const next = await ctx.stripe.invoices.createPreview({ subscription: subscription.id });
+    return { ...subscription, latest_invoice: next };
+  } catch (error) {
+    if ((error as { code?: string }).code === 'invoice_upcoming_none') return subscription;
     throw error;
   }
 }
