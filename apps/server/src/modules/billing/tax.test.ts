@@ -87,25 +87,25 @@ describe('a tax-exclusive price', () => {
     });
     b.fake.checkout.complete(session.id);
     const events = takeEvents(b);
-    await deliver(events);
+    await deliverEvents(b, events);
     expect((await account(user.headers))?.product?.price).toBe(withTax(2000));
   });
 
   it('takes back credits for the pre-tax money refunded: the tax alone takes none, the rest all', async () => {
     const user = await newCustomer(b, 'tax-refund');
     const { sessionId, events } = await buy(b, user.headers, PACK);
-    await deliver(events);
+    await deliverEvents(b, events);
     const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
     const tax = withTax(1000) - 1000;
     await b.stripe.refunds.create({ payment_intent: intent, amount: tax });
-    await deliver(takeEvents(b));
+    await deliverEvents(b, takeEvents(b));
     expect((await accountOf(b.t, user.id))?.balance).toBe(100);
     // Half of the price before tax: half of the pack.
     await b.stripe.refunds.create({ payment_intent: intent, amount: 500 });
-    await deliver(takeEvents(b));
+    await deliverEvents(b, takeEvents(b));
     expect((await accountOf(b.t, user.id))?.balance).toBe(50);
     await b.stripe.refunds.create({ payment_intent: intent });
-    await deliver(takeEvents(b));
+    await deliverEvents(b, takeEvents(b));
     expect((await accountOf(b.t, user.id))?.balance ?? 0).toBe(0);
     await expectBalancedLedger(b.t, user.id);
   });
