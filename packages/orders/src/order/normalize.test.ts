@@ -1214,7 +1214,9 @@ describe('normalizeOrder refuses several orders in one body', () => {
   });
 
   it("keeps the parser's reason for one object cut short or followed by other text", () => {
-    for (const text of ['{"symbol":"AAPL"', '{"symbol":"AAPL"} trailing', '{"a":"}"']) {
+    // A placeholder after the order is text too, not a second order ("holds more than one order").
+    const placeholder = '{"symbol":"AAPL","action":"buy","quantity":1}\n{{strategy.order.comment}}';
+    for (const text of ['{"symbol":"AAPL"', '{"symbol":"AAPL"} trailing', '{"a":"}"', placeholder]) {
       const result = normalize(text);
       expect(result.ok ? '' : result.error.message).toMatch(/^body: not valid JSON \(/);
     }

@@ -93,7 +93,7 @@ export const SEVERAL_REFUSAL = 'holds more than one order; send one order per si
 
 /**
  * `{…}\n{…}` or `{…},{…}`: a whole JSON object, then the start of another, as two orders written
- * into one alert. Only read when parsing failed.
+ * into one alert (not `{…} {{strategy.order.comment}}`: one order, then text). Only read when parsing failed.
  */
 function severalObjects(text: string): boolean {
   const start = text.search(/\S/);
@@ -105,7 +105,8 @@ function severalObjects(text: string): boolean {
   } catch {
     return false;
   }
-  return /^\s*,?\s*\{/.test(text.slice(end + 1));
+  // `{{` opens no object: an unreplaced placeholder after the order ({{strategy.order.comment}}).
+  return /^\s*,?\s*\{(?!\{)/.test(text.slice(end + 1));
 }
 
 /** Where the object opening at `start` closes (strings skipped), or -1. */
