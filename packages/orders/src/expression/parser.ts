@@ -8,6 +8,11 @@
 // and nothing reaches a JavaScript object, so an expression can only ever compute a number.
 import { COMMA_HINT, ExpressionSyntaxError, type Operator, type Token } from './tokens.ts';
 
+/** What a chart sends for a value it does not have: TradingView fills {{plot_0}} with NaN on a bar where the plot is na. */
+const NO_VALUE_NAMES: ReadonlySet<string> = new Set(['nan', 'na']);
+const NO_VALUE_HINT =
+  'the sender had no value here (TradingView writes NaN for a plot or variable that is na on the bar the alert fired on)';
+
 export const FUNCTIONS = {
   abs: [1, 1],
   round: [1, 2],
@@ -112,7 +117,10 @@ export function parseExpression(tokens: readonly Token[]): ExpressionNode {
   }
 
   function call(name: string, pos: number): ExpressionNode {
-    if (!isFunctionName(name)) throw new ExpressionSyntaxError(`unknown name ${JSON.stringify(name)}`, pos);
+    if (!isFunctionName(name)) {
+      const hint = NO_VALUE_NAMES.has(name) ? NO_VALUE_HINT : undefined;
+      throw new ExpressionSyntaxError(`unknown name ${JSON.stringify(name)}`, pos, hint);
+    }
     expect('(');
     const args = [sum()];
     while (peek().kind === ',') {
