@@ -1173,6 +1173,22 @@ describe('normalizeOrder refuses a key given twice in the JSON text', () => {
     expect(result).toEqual({ ok: false, error: { field, message: `${field}: given twice` } });
   });
 
+  it('says a body encoded twice (a string holding the JSON object) is one, and keeps other strings plain', () => {
+    // n8n, Make or a script that stringifies the JSON text again sends "{\"symbol\":…}".
+    const order = JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 });
+    expect(normalize(JSON.stringify(order))).toEqual({
+      ok: false,
+      error: {
+        field: 'body',
+        message:
+          'body: must be a JSON object, not a JSON string holding one: the order was encoded twice (JSON.stringify of JSON text); send the object itself',
+      },
+    });
+    for (const text of ['"AAPL"', '"{not json"', JSON.stringify('[1]')]) {
+      expect(normalize(text)).toEqual({ ok: false, error: { field: 'body', message: 'body: must be a JSON object' } });
+    }
+  });
+
   it('says a body that is no object is no object, whatever keys it repeats', () => {
     expect(normalize('[{"a":1,"a":2}]')).toEqual({
       ok: false,
