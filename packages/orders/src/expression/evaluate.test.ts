@@ -109,6 +109,9 @@ describe('evaluateExpression', () => {
     // A thousands separator or a decimal comma, and a percent sign: each says how the field takes it.
     ['1,5', `limit_price: unexpected "," at position 1: ${COMMA}`],
     ['1,000.50', `limit_price: unexpected "," at position 1: ${COMMA}`],
+    // A space grouping thousands, as French or Swiss text writes "1 000" (a no-break space too).
+    ['1 000', `limit_price: unexpected "000" at position 2: ${COMMA}`],
+    ['12\u202f345.50', `limit_price: unexpected "345.50" at position 3: ${COMMA}`],
     ['10%', `limit_price: unexpected "%" at position 2: ${PERCENT}`],
     ['{{close}}', 'limit_price: placeholder {{close}} was not replaced by the sender at position 0'],
     ['{{close}} * 1.01', 'limit_price: placeholder {{close}} was not replaced by the sender at position 0'],

@@ -53,7 +53,17 @@ export function parseExpression(tokens: readonly Token[]): ExpressionNode {
     throw new ExpressionSyntaxError(
       `unexpected ${JSON.stringify(token.kind === 'name' ? token.name : text)}`,
       token.pos,
-      token.kind === ',' ? COMMA_HINT : undefined,
+      token.kind === ',' || groupsDigits(token) ? COMMA_HINT : undefined,
+    );
+  };
+  // "1 000", "12 345.50": a space (a no-break one too) grouping thousands, as French or Swiss text writes them.
+  const groupsDigits = (token: Token): boolean => {
+    const before = tokens[tokens.indexOf(token) - 1];
+    return (
+      token.kind === 'number' &&
+      /^\d{3}(?:\.\d*)?$/.test(token.text) &&
+      before?.kind === 'number' &&
+      /^\d{1,3}$/.test(before.text)
     );
   };
   const isOp = (token: Token, a: Operator, b: Operator): token is Token & { kind: 'operator'; op: Operator } =>
