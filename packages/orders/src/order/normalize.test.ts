@@ -1230,9 +1230,7 @@ describe('normalizeOrder refuses several orders in one body', () => {
   });
 
   it("keeps the parser's reason for one object cut short or followed by other text", () => {
-    // A placeholder after the order is text too, not a second order ("holds more than one order").
-    const placeholder = '{"symbol":"AAPL","action":"buy","quantity":1}\n{{strategy.order.comment}}';
-    for (const text of ['{"symbol":"AAPL"', '{"symbol":"AAPL"} trailing', '{"a":"}"', placeholder]) {
+    for (const text of ['{"symbol":"AAPL"', '{"symbol":"AAPL"} trailing', '{"a":"}"', '{"a":1} {{"b":2}}']) {
       const result = normalize(text);
       expect(result.ok ? '' : result.error.message).toMatch(/^body: not valid JSON \(/);
     }
@@ -1343,6 +1341,22 @@ describe('normalizeOrder names a placeholder left unquoted and unreplaced', () =
       '{\r\n  "symbol": "{{ticker}}",\r\n  "quantity[2]" :\t{{plot_0}},\r\n}',
       'quantity[2]',
       'quantity[2]: placeholder {{plot_0}} was not replaced by the sender',
+    ],
+    // Outside a string elsewhere: after the order (no second order), or inside a bare expression.
+    [
+      '{"symbol":"AAPL","action":"buy","quantity":1}\n{{strategy.order.comment}}',
+      'body',
+      'body: placeholder {{strategy.order.comment}} was not replaced by the sender',
+    ],
+    [
+      '{"symbol":"AAPL","action":"buy","quantity":1,"limit_price": 1.01 * {{close}}}',
+      'body',
+      'body: placeholder {{close}} was not replaced by the sender',
+    ],
+    [
+      '{{strategy.order.alert_message}} {"symbol":"AAPL","note":"{{x}}","quantity":1}',
+      'body',
+      'body: placeholder {{strategy.order.alert_message}} was not replaced by the sender',
     ],
     // The whole message as one variable: a strategy order without an alert_message of its own.
     [
