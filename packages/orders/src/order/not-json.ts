@@ -68,7 +68,9 @@ function unquotedPlaceholder(text: string): OrderValidationError | undefined {
   if (!bare) {
     // Elsewhere outside a string (`{…} {{strategy.order.comment}}`, `1.01 * {{close}}`): the body's.
     const loose = placeholderOutsideStrings(text);
-    return loose && new OrderValidationError('body', `body: placeholder ${loose} was not replaced by the sender`);
+    return loose === undefined
+      ? undefined
+      : new OrderValidationError('body', `body: placeholder ${loose} was not replaced by the sender`);
   }
   const [key = '', placeholder] = bare;
   let field = key;
