@@ -14,6 +14,8 @@ const COMMA = 'a number takes "." for decimals and no thousands separator (1000.
 const PERCENT =
   'a percentage is given as a number in a field of its own: quantity_type percent_of_equity or percent_of_position ' +
   '(50 means 50 %), stop_price_percent, stop_loss_price_percent';
+const NO_VALUE =
+  'the sender had no value here (TradingView writes NaN for a plot or variable that is na on the bar the alert fired on)';
 
 function refusal(text: string, field = 'limit_price'): string {
   try {
@@ -94,7 +96,10 @@ describe('evaluateExpression', () => {
     ['sqrt(-1)', 'limit_price: square root of a negative number at position 0'],
     ['(-8) ^ 0.5', 'limit_price: result is not a finite number at position 5'],
     ['foo(1)', 'limit_price: unknown name "foo" at position 0'],
-    ['NaN', 'limit_price: unknown name "nan" at position 0'],
+    // A plot that is na on the bar: TradingView sends NaN, which says nothing as an "unknown name".
+    ['NaN', `limit_price: unknown name "nan" at position 0: ${NO_VALUE}`],
+    ['na', `limit_price: unknown name "na" at position 0: ${NO_VALUE}`],
+    ['NaN * 0.99', `limit_price: unknown name "nan" at position 0: ${NO_VALUE}`],
     ['Infinity', 'limit_price: unknown name "infinity" at position 0'],
     ['abs(1, 2)', 'limit_price: abs takes 1 argument at position 0'],
     ['round(1, 2, 3)', 'limit_price: round takes 1 or 2 arguments at position 0'],
@@ -104,6 +109,9 @@ describe('evaluateExpression', () => {
     // A thousands separator or a decimal comma, and a percent sign: each says how the field takes it.
     ['1,5', `limit_price: unexpected "," at position 1: ${COMMA}`],
     ['1,000.50', `limit_price: unexpected "," at position 1: ${COMMA}`],
+    // A space grouping thousands, as French or Swiss text writes "1 000" (a no-break space too).
+    ['1 000', `limit_price: unexpected "000" at position 2: ${COMMA}`],
+    ['12\u202f345.50', `limit_price: unexpected "345.50" at position 3: ${COMMA}`],
     ['10%', `limit_price: unexpected "%" at position 2: ${PERCENT}`],
     ['{{close}}', 'limit_price: placeholder {{close}} was not replaced by the sender at position 0'],
     ['{{close}} * 1.01', 'limit_price: placeholder {{close}} was not replaced by the sender at position 0'],

@@ -8,6 +8,11 @@
 // and nothing reaches a JavaScript object, so an expression can only ever compute a number.
 import { COMMA_HINT, ExpressionSyntaxError, type Operator, type Token } from './tokens.ts';
 
+/** What a chart sends for a value it does not have: TradingView fills {{plot_0}} with NaN on a bar where the plot is na. */
+const NO_VALUE_NAMES: ReadonlySet<string> = new Set(['nan', 'na']);
+const NO_VALUE_HINT =
+  'the sender had no value here (TradingView writes NaN for a plot or variable that is na on the bar the alert fired on)';
+
 export const FUNCTIONS = {
   abs: [1, 1],
   round: [1, 2],
@@ -48,7 +53,17 @@ export function parseExpression(tokens: readonly Token[]): ExpressionNode {
     throw new ExpressionSyntaxError(
       `unexpected ${JSON.stringify(token.kind === 'name' ? token.name : text)}`,
       token.pos,
-      token.kind === ',' ? COMMA_HINT : undefined,
+      token.kind === ',' || groupsDigits(token) ? COMMA_HINT : undefined,
+    );
+  };
+  // "1 000", "12 345.50": a space (a no-break one too) grouping thousands, as French or Swiss text writes them.
+  const groupsDigits = (token: Token): boolean => {
+    const before = tokens[tokens.indexOf(token) - 1];
+    return (
+      token.kind === 'number' &&
+      /^\d{3}(?:\.\d*)?$/.test(token.text) &&
+      before?.kind === 'number' &&
+      /^\d{1,3}$/.test(before.text)
     );
   };
   const isOp = (token: Token, a: Operator, b: Operator): token is Token & { kind: 'operator'; op: Operator } =>
@@ -112,7 +127,10 @@ export function parseExpression(tokens: readonly Token[]): ExpressionNode {
   }
 
   function call(name: string, pos: number): ExpressionNode {
-    if (!isFunctionName(name)) throw new ExpressionSyntaxError(`unknown name ${JSON.stringify(name)}`, pos);
+    if (!isFunctionName(name)) {
+      const hint = NO_VALUE_NAMES.has(name) ? NO_VALUE_HINT : undefined;
+      throw new ExpressionSyntaxError(`unknown name ${JSON.stringify(name)}`, pos, hint);
+    }
     expect('(');
     const args = [sum()];
     while (peek().kind === ',') {

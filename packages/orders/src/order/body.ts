@@ -24,7 +24,8 @@ export function readBody(input: unknown): Fields {
     }
   }
   const body = copyFields(value, 'body');
-  if (!body) throw isListOfOrders(value) ? refuseBody(SEVERAL_REFUSAL) : refuseBody('must be a JSON object');
+  if (!body)
+    throw refuseBody(isListOfOrders(value) ? SEVERAL_REFUSAL : encodedTwice(value) ? TWICE : 'must be a JSON object');
   if (typeof input === 'string') {
     // JSON.parse keeps the last of two equal keys: {"action": "buy", …, "action": "sell"} would sell.
     const twice = duplicateKey(input);
@@ -42,6 +43,20 @@ export function readBody(input: unknown): Fields {
 /** `[{…}, {…}]`: several orders in one body, as a list. */
 function isListOfOrders(value: unknown): boolean {
   return Array.isArray(value) && value.length > 1 && value.every((item) => typeof item === 'object' && item !== null);
+}
+
+const TWICE =
+  'must be a JSON object, not a JSON string holding one: the order was encoded twice (JSON.stringify of JSON text); send the object itself';
+
+/** `"{\"symbol\": \"AAPL\", …}"`: JSON text of an object, quoted as a string once more (a sender's tool encoding it again). */
+function encodedTwice(value: unknown): boolean {
+  if (typeof value !== 'string' || !value.trimStart().startsWith('{')) return false;
+  try {
+    const inner: unknown = JSON.parse(value);
+    return typeof inner === 'object' && inner !== null && !Array.isArray(inner);
+  } catch {
+    return false;
+  }
 }
 
 /** The text without a leading byte-order mark: invisible in an alert editor, fatal to JSON.parse. */

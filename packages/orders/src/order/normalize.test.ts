@@ -1173,6 +1173,22 @@ describe('normalizeOrder refuses a key given twice in the JSON text', () => {
     expect(result).toEqual({ ok: false, error: { field, message: `${field}: given twice` } });
   });
 
+  it('says a body encoded twice (a string holding the JSON object) is one, and keeps other strings plain', () => {
+    // n8n, Make or a script that stringifies the JSON text again sends "{\"symbol\":…}".
+    const order = JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 });
+    expect(normalize(JSON.stringify(order))).toEqual({
+      ok: false,
+      error: {
+        field: 'body',
+        message:
+          'body: must be a JSON object, not a JSON string holding one: the order was encoded twice (JSON.stringify of JSON text); send the object itself',
+      },
+    });
+    for (const text of ['"AAPL"', '"{not json"', JSON.stringify('[1]')]) {
+      expect(normalize(text)).toEqual({ ok: false, error: { field: 'body', message: 'body: must be a JSON object' } });
+    }
+  });
+
   it('says a body that is no object is no object, whatever keys it repeats', () => {
     expect(normalize('[{"a":1,"a":2}]')).toEqual({
       ok: false,
@@ -1214,7 +1230,7 @@ describe('normalizeOrder refuses several orders in one body', () => {
   });
 
   it("keeps the parser's reason for one object cut short or followed by other text", () => {
-    for (const text of ['{"symbol":"AAPL"', '{"symbol":"AAPL"} trailing', '{"a":"}"']) {
+    for (const text of ['{"symbol":"AAPL"', '{"symbol":"AAPL"} trailing', '{"a":"}"', '{"a":1} {{"b":2}}']) {
       const result = normalize(text);
       expect(result.ok ? '' : result.error.message).toMatch(/^body: not valid JSON \(/);
     }
@@ -1325,6 +1341,22 @@ describe('normalizeOrder names a placeholder left unquoted and unreplaced', () =
       '{\r\n  "symbol": "{{ticker}}",\r\n  "quantity[2]" :\t{{plot_0}},\r\n}',
       'quantity[2]',
       'quantity[2]: placeholder {{plot_0}} was not replaced by the sender',
+    ],
+    // Outside a string elsewhere: after the order (no second order), or inside a bare expression.
+    [
+      '{"symbol":"AAPL","action":"buy","quantity":1}\n{{strategy.order.comment}}',
+      'body',
+      'body: placeholder {{strategy.order.comment}} was not replaced by the sender',
+    ],
+    [
+      '{"symbol":"AAPL","action":"buy","quantity":1,"limit_price": 1.01 * {{close}}}',
+      'body',
+      'body: placeholder {{close}} was not replaced by the sender',
+    ],
+    [
+      '{{strategy.order.alert_message}} {"symbol":"AAPL","note":"{{x}}","quantity":1}',
+      'body',
+      'body: placeholder {{strategy.order.alert_message}} was not replaced by the sender',
     ],
     // The whole message as one variable: a strategy order without an alert_message of its own.
     [

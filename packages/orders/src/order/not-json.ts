@@ -65,7 +65,13 @@ const WHOLE_BODY = new RegExp(`^(?:${PLACEHOLDER.source})$`);
 function unquotedPlaceholder(text: string): OrderValidationError | undefined {
   const trimmed = text.trim();
   const bare = WHOLE_BODY.test(trimmed) ? ['body', trimmed] : BARE_VALUE.exec(text)?.slice(1, 3);
-  if (!bare) return undefined;
+  if (!bare) {
+    // Elsewhere outside a string (`{…} {{strategy.order.comment}}`, `1.01 * {{close}}`): the body's.
+    const loose = placeholderOutsideStrings(text);
+    return loose === undefined
+      ? undefined
+      : new OrderValidationError('body', `body: placeholder ${loose} was not replaced by the sender`);
+  }
   const [key = '', placeholder] = bare;
   let field = key;
   try {
@@ -74,6 +80,25 @@ function unquotedPlaceholder(text: string): OrderValidationError | undefined {
     // An escape JSON does not know: the key as written.
   }
   return new OrderValidationError(field, `${field}: placeholder ${placeholder} was not replaced by the sender`);
+}
+
+/** PLACEHOLDER at one position, bounded (64 KiB of "{" must not cost 64K scans to the end), and with no quote or brace inside: `{{"a":1}}` is braces doubled. */
+const PLACEHOLDER_AT = /\{\{[^{}"]{0,200}\}\}|%[a-zA-Z_.]{1,200}%/y;
+
+/** The first placeholder outside the text's JSON strings. */
+function placeholderOutsideStrings(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22 /* " */) {
+      i++;
+      while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c /* \ */ ? 2 : 1;
+    } else if (ch === 0x7b /* { */ || ch === 0x25 /* % */) {
+      PLACEHOLDER_AT.lastIndex = i;
+      const found = PLACEHOLDER_AT.exec(text)?.[0];
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
 
 /** `"quantity": 1,000` or `1,5`: a value that is a number with a thousands separator or a decimal comma. */
@@ -93,7 +118,7 @@ export const SEVERAL_REFUSAL = 'holds more than one order; send one order per si
 
 /**
  * `{…}\n{…}` or `{…},{…}`: a whole JSON object, then the start of another, as two orders written
- * into one alert. Only read when parsing failed.
+ * into one alert (not `{…} {{strategy.order.comment}}`: one order, then text). Only read when parsing failed.
  */
 function severalObjects(text: string): boolean {
   const start = text.search(/\S/);
@@ -105,7 +130,8 @@ function severalObjects(text: string): boolean {
   } catch {
     return false;
   }
-  return /^\s*,?\s*\{/.test(text.slice(end + 1));
+  // `{{` opens no object: an unreplaced placeholder after the order ({{strategy.order.comment}}).
+  return /^\s*,?\s*\{(?!\{)/.test(text.slice(end + 1));
 }
 
 /** Where the object opening at `start` closes (strings skipped), or -1. */

@@ -54,11 +54,14 @@ function alias(code: string): string {
   return Object.hasOwn(CURRENCY_ALIASES, code) ? (CURRENCY_ALIASES[code] ?? code) : code;
 }
 
-/** TradingView's perpetual-contract suffix, as {{ticker}} sends it on a perpetual chart: BTCUSDT.P. */
-const PERPETUAL = /^(.+)\.P$/;
+/**
+ * TradingView's perpetual-contract suffix, as {{ticker}} sends it on a perpetual chart: BTCUSDT.P,
+ * and BTCUSDTPERP, its name for Binance's perpetuals until 2022 (still in older alerts).
+ */
+const PERPETUAL = /^(.+)(?:\.P|PERP)$/;
 
 /**
- * The crypto pair a TradingView perpetual name stands for (BTCUSDT.P → BTCUSDT), else undefined.
+ * The crypto pair a TradingView perpetual name stands for (BTCUSDT.P, BTCUSDTPERP → BTCUSDT), else undefined.
  * Not a ticker of its own: read as one it would be a stock order, or the pair's spot market.
  */
 export function perpetualPairName(symbol: string): string | undefined {

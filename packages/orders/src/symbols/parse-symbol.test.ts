@@ -64,6 +64,8 @@ describe('parseSymbol', () => {
     ['BF-B', 'BF-B', 'stock'],
     // A .P that follows no crypto pair is a ticker of its own (a preferred share's class).
     ['ABR.P', 'ABR.P', 'stock'],
+    // Nor does a PERP (FTX's BTC-PERP is no pair of TradingView's).
+    ['BTC-PERP', 'BTC-PERP', 'stock'],
     ['NASDAQ:AAPL', 'AAPL', 'stock'],
     ['US500', 'US500', 'stock'],
     // index CFDs whose names read like a contract month: HK50 is the Hang Seng, not May 2050
@@ -143,11 +145,18 @@ describe('parseSymbol', () => {
       ];
     }),
     // TradingView's {{ticker}} on a perpetual chart: no stock, and not the pair's spot market.
-    ...['BTCUSDT.P', 'BINANCE:BTCUSDT.P', 'btcusdt.p', 'XBTUSD.P'].map((symbol) => [
+    // BTCUSDTPERP: its name for Binance's perpetuals until 2022, which older alerts still send.
+    ...[
+      ['BTCUSDT.P', 'BTCUSDT'],
+      ['BINANCE:BTCUSDT.P', 'BTCUSDT'],
+      ['btcusdt.p', 'BTCUSDT'],
+      ['XBTUSD.P', 'XBTUSD'],
+      ['BINANCE:BTCUSDTPERP', 'BTCUSDT'],
+      ['ethusdtperp', 'ETHUSDT'],
+    ].map(([symbol = '', pair]) => [
       symbol,
       `symbol: ${symbol.replace(/^\w+:/, '').toUpperCase()} is TradingView's name for a perpetual contract, not a ticker; ` +
-        `send the pair, ${symbol.replace(/^\w+:/, '').toUpperCase().slice(0, -2)} (the broker's symbol notes say whether it ` +
-        "trades the pair's perpetual, and how to choose it)",
+        `send the pair, ${pair} (the broker's symbol notes say whether it trades the pair's perpetual, and how to choose it)`,
     ]),
   ])('refuses %j', (symbol, message) => {
     expect(() => parse(symbol)).toThrow(new OrderValidationError('symbol', message));
