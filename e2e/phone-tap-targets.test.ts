@@ -1,0 +1,59 @@
+// A trader on a phone (375×812) taps the menu, the dashboard's activity filters and chart
+// interval, and a broker card's buttons: each control is at least Bootstrap's regular 38 px tall
+// (the small variants, 31 px, are hard to hit), none scrolls sideways.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage } from './browser.ts';
+import { useBrowser } from './support/screens.ts';
+import { createHook, signal } from './support/signals.ts';
+import { connectPaper, createUser, signInPage } from './support/users.ts';
+
+const browser = useBrowser();
+const SMALL_PHONE = { width: 375, height: 812 };
+const MIN_TAP = 38;
+
+/** Visible buttons, fields and chart-interval labels shorter than MIN_TAP, as "text height". */
+function shortControls(page: Page): Promise<string[]> {
+  const selector = 'button, a.btn, input:not([type=radio]):not([type=checkbox]), select, .btn-group .btn';
+  return page.$$eval(
+    selector,
+    (controls, min) =>
+      controls
+        .filter((control) => {
+          const box = control.getBoundingClientRect();
+          return box.width > 0 && box.right > 0 && box.height > 0 && box.height < min;
+        })
+        .filter((control) => !control.matches('.btn-link.p-0, .visually-hidden-focusable'))
+        .map(
+          (control) =>
+            `${control.getAttribute('aria-label') ?? control.textContent?.trim()} ${control.getBoundingClientRect().height}`,
+        ),
+    MIN_TAP,
+  );
+}
+
+const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+describe('a phone of 375×812', () => {
+  it('gives the menu, the activity filters and the broker card tap targets of regular height', async () => {
+    const user = await createUser('phone-taps');
+    const shortKey = await createHook(user, await connectPaper(user));
+    expect(await signal(shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).toBe(201);
+    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
+    await signInPage(page, user);
+
+    await page.goto('/me');
+    await page.getByText(`Webhook ${shortKey}`).first().waitFor();
+    await page.getByLabel('Result').waitFor();
+    await page.getByRole('radiogroup', { name: 'Chart interval' }).waitFor();
+    expect(await shortControls(page)).toEqual([]);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+
+    await page.goto('/me/connector');
+    await page.getByRole('button', { name: 'Notifications for Paper account' }).waitFor();
+    expect(await shortControls(page)).toEqual([]);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
