@@ -56,4 +56,25 @@ describe('a phone of 375×812', () => {
     expect(errors).toEqual([]);
     await close();
   });
+
+  it("gives the playground's pickable values (quantity 1, 10, 0.5…) a finger's room each", async () => {
+    const user = await createUser('phone-picks');
+    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
+    await signInPage(page, user);
+    await page.goto('/me/documentation');
+    await page.getByTitle('Put quantity 10 into the order').waitFor();
+    const tiny = await page.$$eval(
+      'button[title^="Put "]',
+      (picks, min) =>
+        picks
+          .map((pick) => ({ text: pick.textContent, box: pick.getBoundingClientRect() }))
+          .filter(({ box }) => box.height < min || box.width < min)
+          .map(({ text, box }) => `${text} ${Math.round(box.width)}x${Math.round(box.height)}`),
+      MIN_TAP,
+    );
+    expect(tiny).toEqual([]);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
 });
