@@ -1,6 +1,6 @@
-// A trader on a phone (375×812) taps the menu, the dashboard's activity filters and chart
+// A trader on a small phone (375×812) taps the menu, the dashboard's activity filters and chart
 // interval, and a broker card's buttons: each control is at least Bootstrap's regular 38 px tall
-// (the small variants, 31 px, are hard to hit), none scrolls sideways.
+// (the small variants, 31 px, are hard to hit), none scrolls sideways; dialogs fit the screen.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from './browser.ts';
@@ -74,6 +74,22 @@ describe('a phone of 375×812', () => {
     );
     expect(tiny).toEqual([]);
     expect(await sideways(page)).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("keeps a long connect dialog's Connect button on the screen (Interactive Brokers)", async () => {
+    const user = await createUser('phone-connect');
+    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
+    await signInPage(page, user);
+    await page.goto('/me/connector/ibkr');
+    const dialog = page.getByRole('dialog', { name: 'Connect Interactive Brokers' });
+    await dialog.waitFor();
+    const bottom = (locator: typeof dialog) => locator.evaluate((element) => element.getBoundingClientRect().bottom);
+    expect(await bottom(dialog.locator('.modal-content'))).toBeLessThanOrEqual(SMALL_PHONE.height);
+    expect(await bottom(dialog.getByRole('button', { name: 'Connect', exact: true }))).toBeLessThanOrEqual(
+      SMALL_PHONE.height,
+    );
     expect(errors).toEqual([]);
     await close();
   });
