@@ -1,7 +1,7 @@
 // A trader on a small phone (375×812) taps the menu, the dashboard's activity filters and chart
 // interval, and a broker card's buttons: each control is at least Bootstrap's regular 38 px tall
 // (the small variants, 31 px, are hard to hit), none scrolls sideways; dialogs fit the screen.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from './browser.ts';
 import { useBrowser } from './support/screens.ts';
@@ -90,6 +90,33 @@ describe('a phone of 375×812', () => {
     expect(await bottom(dialog.getByRole('button', { name: 'Connect', exact: true }))).toBeLessThanOrEqual(
       SMALL_PHONE.height,
     );
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('gives the menu button and the × of the menu and of a dialog square tap targets', async () => {
+    const user = await createUser('phone-close');
+    await connectPaper(user);
+    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
+    await signInPage(page, user);
+    await page.goto('/me/connector');
+    // The shorter side of a control, in px.
+    const side = (locator: Locator) =>
+      locator.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return Math.min(box.width, box.height);
+      });
+    const menuButton = page.getByRole('button', { name: 'Open menu' });
+    expect(await side(menuButton)).toBeGreaterThanOrEqual(MIN_TAP);
+    await menuButton.click();
+    const drawer = page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Main' }) });
+    expect(await side(drawer.getByRole('button', { name: 'Close' }))).toBeGreaterThanOrEqual(MIN_TAP);
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Notifications for Paper account' }).click();
+    const panel = page.getByRole('dialog', { name: 'Notifications · Paper account' });
+    await panel.getByLabel('Notification email').waitFor();
+    expect(await side(panel.getByRole('button', { name: 'Close' }).first())).toBeGreaterThanOrEqual(MIN_TAP);
     expect(errors).toEqual([]);
     await close();
   });
