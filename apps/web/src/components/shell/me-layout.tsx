@@ -73,7 +73,7 @@ export function Component() {
           <header className="d-lg-none d-flex align-items-center gap-2 border-bottom px-3 py-2">
             <button
               type="button"
-              className="btn btn-outline-secondary btn-sm"
+              className="app-menu-toggle btn btn-outline-secondary btn-sm"
               onClick={() => setDrawerOpen(true)}
               aria-label="Open menu"
               aria-controls="app-menu"

@@ -23,7 +23,7 @@ export function ConnectDialog({
   const busy = phase !== 'idle';
 
   return (
-    <Modal show onHide={onClose} centered aria-labelledby={`${formId}-title`}>
+    <Modal show onHide={onClose} centered scrollable aria-labelledby={`${formId}-title`}>
       <Modal.Header closeButton>
         <Modal.Title id={`${formId}-title`} as="h2" className="h5">
           Connect {provider.title}

@@ -7,7 +7,7 @@ function Pick({ parameter, value, onPick }: { parameter: string; value: string |
   return (
     <button
       type="button"
-      className="btn btn-link btn-sm p-0 font-monospace text-start text-break align-baseline text-decoration-none"
+      className="parameter-pick btn btn-link btn-sm p-0 font-monospace text-start text-break align-baseline text-decoration-none"
       title={`Put ${parameter} ${value} into the order`}
       onClick={() => onPick(parameter, value)}
     >

@@ -1,0 +1,123 @@
+// A trader on a small phone (375×812) taps the menu, the dashboard's activity filters and chart
+// interval, and a broker card's buttons: each control is at least Bootstrap's regular 38 px tall
+// (the small variants, 31 px, are hard to hit), none scrolls sideways; dialogs fit the screen.
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage } from './browser.ts';
+import { useBrowser } from './support/screens.ts';
+import { createHook, signal } from './support/signals.ts';
+import { connectPaper, createUser, signInPage } from './support/users.ts';
+
+const browser = useBrowser();
+const SMALL_PHONE = { width: 375, height: 812 };
+const MIN_TAP = 38;
+
+/** Visible buttons, fields and chart-interval labels shorter than MIN_TAP, as "text height". */
+function shortControls(page: Page): Promise<string[]> {
+  const selector = 'button, a.btn, input:not([type=radio]):not([type=checkbox]), select, .btn-group .btn';
+  return page.$$eval(
+    selector,
+    (controls, min) =>
+      controls
+        .filter((control) => {
+          const box = control.getBoundingClientRect();
+          return box.width > 0 && box.right > 0 && box.height > 0 && box.height < min;
+        })
+        .filter((control) => !control.matches('.btn-link.p-0, .visually-hidden-focusable'))
+        .map(
+          (control) =>
+            `${control.getAttribute('aria-label') ?? control.textContent?.trim()} ${control.getBoundingClientRect().height}`,
+        ),
+    MIN_TAP,
+  );
+}
+
+const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+describe('a phone of 375×812', () => {
+  it('gives the menu, the activity filters and the broker card tap targets of regular height', async () => {
+    const user = await createUser('phone-taps');
+    const shortKey = await createHook(user, await connectPaper(user));
+    expect(await signal(shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).toBe(201);
+    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
+    await signInPage(page, user);
+
+    await page.goto('/me');
+    await page.getByText(`Webhook ${shortKey}`).first().waitFor();
+    await page.getByLabel('Result').waitFor();
+    await page.getByRole('radiogroup', { name: 'Chart interval' }).waitFor();
+    expect(await shortControls(page)).toEqual([]);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+
+    await page.goto('/me/connector');
+    await page.getByRole('button', { name: 'Notifications for Paper account' }).waitFor();
+    expect(await shortControls(page)).toEqual([]);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("gives the playground's pickable values (quantity 1, 10, 0.5…) a finger's room each", async () => {
+    const user = await createUser('phone-picks');
+    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
+    await signInPage(page, user);
+    await page.goto('/me/documentation');
+    await page.getByTitle('Put quantity 10 into the order').waitFor();
+    const tiny = await page.$$eval(
+      'button[title^="Put "]',
+      (picks, min) =>
+        picks
+          .map((pick) => ({ text: pick.textContent, box: pick.getBoundingClientRect() }))
+          .filter(({ box }) => box.height < min || box.width < min)
+          .map(({ text, box }) => `${text} ${Math.round(box.width)}x${Math.round(box.height)}`),
+      MIN_TAP,
+    );
+    expect(tiny).toEqual([]);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("keeps a long connect dialog's Connect button on the screen (Interactive Brokers)", async () => {
+    const user = await createUser('phone-connect');
+    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
+    await signInPage(page, user);
+    await page.goto('/me/connector/ibkr');
+    const dialog = page.getByRole('dialog', { name: 'Connect Interactive Brokers' });
+    await dialog.waitFor();
+    const bottom = (locator: typeof dialog) => locator.evaluate((element) => element.getBoundingClientRect().bottom);
+    expect(await bottom(dialog.locator('.modal-content'))).toBeLessThanOrEqual(SMALL_PHONE.height);
+    expect(await bottom(dialog.getByRole('button', { name: 'Connect', exact: true }))).toBeLessThanOrEqual(
+      SMALL_PHONE.height,
+    );
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('gives the menu button and the × of the menu and of a dialog square tap targets', async () => {
+    const user = await createUser('phone-close');
+    await connectPaper(user);
+    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
+    await signInPage(page, user);
+    await page.goto('/me/connector');
+    // The shorter side of a control, in px.
+    const side = (locator: Locator) =>
+      locator.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return Math.min(box.width, box.height);
+      });
+    const menuButton = page.getByRole('button', { name: 'Open menu' });
+    expect(await side(menuButton)).toBeGreaterThanOrEqual(MIN_TAP);
+    await menuButton.click();
+    const drawer = page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Main' }) });
+    expect(await side(drawer.getByRole('button', { name: 'Close' }))).toBeGreaterThanOrEqual(MIN_TAP);
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Notifications for Paper account' }).click();
+    const panel = page.getByRole('dialog', { name: 'Notifications · Paper account' });
+    await panel.getByLabel('Notification email').waitFor();
+    expect(await side(panel.getByRole('button', { name: 'Close' }).first())).toBeGreaterThanOrEqual(MIN_TAP);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
