@@ -3,12 +3,11 @@
 // does. It told nothing, and an open screen showed the order as still resting until reloaded.
 import type { Broker } from '@router/brokers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { placeTokenOrder } from '../../../test/api-orders.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { eventually, flakyBroker, setupTrader } from '../../../test/signal-fixtures.ts';
 import { ACTIVITY_ADDED_CHANNEL } from '../../db/repositories/live.repository.ts';
-import { accountId, requireApiAccount } from './accounts.ts';
 import { cancelApiOrder } from './orders.ts';
-import { placeApiOrder } from './place-order.ts';
 
 const broker: Broker = {
   ...flakyBroker({ name: 'resting_live' }).broker,
@@ -26,19 +25,14 @@ afterAll(() => t.close());
 
 it("tells the user's open screens that their activity changed when an order is canceled", async () => {
   const trader = await setupTrader(t, 'api-cancel-live@example.com', { provider: 'resting_live', credits: 5 });
-  const account = await requireApiAccount(t.services, trader.userId, accountId(trader.connector.key, trader.accountId));
   const rt = t.app.signalRuntime;
-  const placed = await placeApiOrder(t.services, rt, {
-    userId: trader.userId,
-    account,
-    body: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 1 }),
-    idempotencyKey: undefined,
-    client: 'token:1',
-    address: '127.0.0.1',
-    receivedAt: performance.now(),
+  const { id } = await placeTokenOrder(t, trader, {
+    symbol: 'AAPL',
+    action: 'buy',
+    quantity: 1,
+    type: 'limit',
+    limit_price: 1,
   });
-  if (!('order' in placed)) throw new Error(JSON.stringify(placed.error));
-  const { id } = placed.order;
   // Its outcome written (and told) before the screen listens.
   await rt.writer.flush();
   await eventually(async () => rt.inFlight.get(id) === undefined);

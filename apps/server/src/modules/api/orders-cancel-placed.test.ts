@@ -3,12 +3,11 @@
 // the write found 'canceled' and told nothing: the trader never heard the order was placed.
 import type { Broker } from '@router/brokers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { placeTokenOrder } from '../../../test/api-orders.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { eventually, flakyBroker, setupTrader } from '../../../test/signal-fixtures.ts';
-import { accountId, requireApiAccount } from './accounts.ts';
 import { cancelApiOrder } from './orders.ts';
-import { placeApiOrder } from './place-order.ts';
 
 const flaky = flakyBroker({ name: 'resting' });
 const cancels: string[] = [];
@@ -34,7 +33,6 @@ it('a cancel right after the answer, before the outcome is written, still tells 
     email: 'api-cancel-placed@example.com',
     events: ['order.placed'],
   });
-  const account = await requireApiAccount(t.services, trader.userId, accountId(trader.connector.key, trader.accountId));
   // The outcome's write waits for `open()`: the moment after the answer, stretched.
   const rt = t.app.signalRuntime;
   const submit = rt.outcomes.submit.bind(rt.outcomes);
@@ -47,17 +45,13 @@ it('a cancel right after the answer, before the outcome is written, still tells 
     return submit(input);
   };
   try {
-    const placed = await placeApiOrder(t.services, rt, {
-      userId: trader.userId,
-      account,
-      body: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 1 }),
-      idempotencyKey: undefined,
-      client: 'token:1',
-      address: '127.0.0.1',
-      receivedAt: performance.now(),
+    const { id } = await placeTokenOrder(t, trader, {
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: 1,
+      type: 'limit',
+      limit_price: 1,
     });
-    if (!('order' in placed)) throw new Error(JSON.stringify(placed.error));
-    const { id } = placed.order;
     const cancelling = cancelApiOrder(t.services, rt, trader.userId, id);
     // The write is let go once the cancel is done, or has had time to be.
     await Promise.race([

@@ -5,13 +5,12 @@
 // tells nothing more.
 import type { Broker } from '@router/brokers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { placeTokenOrder } from '../../../test/api-orders.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { eventually, flakyBroker, setupTrader, signalRows } from '../../../test/signal-fixtures.ts';
 import { markSignalsUnconfirmed } from '../../db/repositories/signal-reconcile.repository.ts';
-import { accountId, requireApiAccount } from './accounts.ts';
 import { cancelApiOrder } from './orders.ts';
-import { placeApiOrder } from './place-order.ts';
 
 const flaky = flakyBroker({ name: 'lossy' });
 const broker: Broker = { ...flaky.broker, async cancelOrder() {} };
@@ -29,19 +28,14 @@ async function unknownOrder(email: string) {
     email,
     events: ['order.placed', 'order.rejected'],
   });
-  const account = await requireApiAccount(t.services, trader.userId, accountId(trader.connector.key, trader.accountId));
   flaky.mode = 'unknown';
-  const placed = await placeApiOrder(t.services, t.app.signalRuntime, {
-    userId: trader.userId,
-    account,
-    body: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 1 }),
-    idempotencyKey: undefined,
-    client: 'token:1',
-    address: '127.0.0.1',
-    receivedAt: performance.now(),
+  const { id } = await placeTokenOrder(t, trader, {
+    symbol: 'AAPL',
+    action: 'buy',
+    quantity: 1,
+    type: 'limit',
+    limit_price: 1,
   });
-  if (!('order' in placed)) throw new Error(JSON.stringify(placed.error));
-  const { id } = placed.order;
   await eventually(async () => (await signalRows(t, trader.userId))[0]?.status === 'unknown');
   return { trader, id };
 }

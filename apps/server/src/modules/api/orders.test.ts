@@ -3,11 +3,10 @@
 // cannot be cancelled while their placing still runs.
 import type { Broker } from '@router/brokers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { placeTokenOrder } from '../../../test/api-orders.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { eventually, flakyBroker, setupTrader, signalRows } from '../../../test/signal-fixtures.ts';
-import { accountId, requireApiAccount } from './accounts.ts';
 import { cancelApiOrder, getApiOrder } from './orders.ts';
-import { placeApiOrder } from './place-order.ts';
 
 const flaky = flakyBroker();
 const cancels: string[] = [];
@@ -26,22 +25,12 @@ afterAll(() => t.close());
 
 it('an order still being placed after the deadline is pending, and its cancel is refused until it is placed', async () => {
   const trader = await setupTrader(t, 'api-slow@example.com', { provider: 'flaky', credits: 5 });
-  const account = await requireApiAccount(t.services, trader.userId, accountId(trader.connector.key, trader.accountId));
   flaky.mode = 'slow';
   flaky.delayMs = 1_500;
-  const placed = await placeApiOrder(t.services, t.app.signalRuntime, {
-    userId: trader.userId,
-    account,
-    body: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
-    idempotencyKey: undefined,
-    client: 'token:1',
-    address: '127.0.0.1',
-    receivedAt: performance.now(),
-  });
-  if (!('order' in placed)) throw new Error(JSON.stringify(placed.error));
-  const { id } = placed.order;
+  const placed = await placeTokenOrder(t, trader, { symbol: 'AAPL', action: 'buy', quantity: 1 });
+  const { id } = placed;
   // The broker has not answered: nothing is known of the order yet.
-  expect(placed.order.status).toBe('pending');
+  expect(placed.status).toBe('pending');
   expect((await getApiOrder(t.services, t.app.signalRuntime, trader.userId, id)).status).toBe('pending');
   await expect(cancelApiOrder(t.services, t.app.signalRuntime, trader.userId, id)).rejects.toMatchObject({
     message: 'Order is still being placed: try again shortly',
