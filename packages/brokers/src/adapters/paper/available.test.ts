@@ -67,18 +67,24 @@ describe('paper broker: what resting orders already sell is not available to sel
   });
 });
 
+const call = (strike: string) => `SPY   250620C00${strike}000`;
+
+/** A roll up from the 500 call to the 510 at `limit_price`, listed under its first leg (the 510). */
+function rollUp(limit_price: number) {
+  const legs = [
+    { symbol: call('510'), class: 'option' as const, action: 'buy_to_open' as const, quantity: 1 },
+    { symbol: call('500'), class: 'option' as const, action: 'sell_to_close' as const, quantity: 1 },
+  ];
+  return { ...legs[0], type: 'limit' as const, limit_price, group: 'combo' as const, legs };
+}
+
 describe('paper broker: every leg of a resting combo counts as in open orders', () => {
-  const call = (strike: string) => `SPY   250620C00${strike}000`;
   it('refuses selling again the contracts a resting combo’s later leg sells', async () => {
     const paper = await paperFixture();
     paper.prices.set('SPY', 500);
     await paper.place({ symbol: call('500'), class: 'option', action: 'buy_to_open', quantity: 2 });
     // A roll up, listed under its first leg (the 510 call): it sells 1 of the 500 calls held.
-    const legs = [
-      { symbol: call('510'), class: 'option' as const, action: 'buy_to_open' as const, quantity: 1 },
-      { symbol: call('500'), class: 'option' as const, action: 'sell_to_close' as const, quantity: 1 },
-    ];
-    const roll = await paper.place({ ...legs[0], type: 'limit', limit_price: -50, group: 'combo', legs });
+    const roll = await paper.place(rollUp(-50));
     expect(roll).toMatchObject({ status: 'accepted' });
     const sale = { symbol: call('500'), class: 'option' as const, action: 'sell_to_close' as const };
     await expect(paper.place({ ...sale, quantity: 2, type: 'limit', limit_price: 90 })).rejects.toMatchObject({
@@ -93,17 +99,12 @@ describe('paper broker: every leg of a resting combo counts as in open orders', 
 });
 
 describe('paper broker: an option sale counts only the resting combos the market has not reached', () => {
-  const call = (strike: string) => `SPY   250620C00${strike}000`;
   it('fills a resting combo the market reached before counting its leg as in open orders', async () => {
     const paper = await paperFixture();
     paper.prices.set('SPY', 500);
     await paper.place({ symbol: call('500'), class: 'option', action: 'buy_to_open', quantity: 2 });
     // A roll up listed under its 510 leg: it sells 1 of the 500 calls held for a credit of 8 or more.
-    const legs = [
-      { symbol: call('510'), class: 'option' as const, action: 'buy_to_open' as const, quantity: 1 },
-      { symbol: call('500'), class: 'option' as const, action: 'sell_to_close' as const, quantity: 1 },
-    ];
-    await paper.place({ ...legs[0], type: 'limit', limit_price: -8, group: 'combo', legs }, 'roll');
+    await paper.place(rollUp(-8), 'roll');
     expect(await paper.getOrder('roll')).toMatchObject({ status: 'accepted' });
     // SPY runs up: the 500 call is worth almost 10 more than the 510, the roll's credit is reached.
     paper.prices.set('SPY', 700);
