@@ -134,10 +134,8 @@ export function createTerminal(mt: MtAccount, investor: boolean, nextTicket: () 
     const open = num(trade.openPrice);
     const pending = kind !== 'BUY' && kind !== 'SELL';
     if (pending) {
-      const stopLimit = num(trade.stopLimitPrice);
-      if (open === undefined || (kind.includes('STOP_LIMIT') && stopLimit === undefined)) return INVALID_PRICE;
-      // The limit MT5 places when the stop triggers rests below it for a buy, above for a sell.
-      if (stopLimit !== undefined && (buy ? stopLimit > open : stopLimit < open)) return INVALID_PRICE;
+      if (open === undefined || (kind.includes('STOP_LIMIT') && num(trade.stopLimitPrice) === undefined))
+        return INVALID_PRICE;
       const limit = kind.endsWith('LIMIT') && !kind.includes('STOP');
       const above = buy !== limit;
       if (above ? open <= (buy ? market.ask : market.bid) : open >= (buy ? market.ask : market.bid))

@@ -95,21 +95,6 @@ function timing(order: Order): (platform: Platform) => Pick<MetatraderTrade, 'fi
 }
 
 /**
- * MT5 places a limit order when a stop-limit's stop triggers (MQL5 ENUM_ORDER_TYPE; WIRE.md §4:
- * the stop in `openPrice`, the limit in `stopLimitPrice`): a buy limit rests at or below the
- * price that triggered it, a sell limit at or above. A limit past the stop cannot be placed as meant.
- */
-function checkStopLimit(order: Order, side: 'BUY' | 'SELL'): void {
-  if (order.type !== 'stop_limit' || order.stop_price === undefined || order.limit_price === undefined) return;
-  const buy = side === 'BUY';
-  if (buy ? order.limit_price <= order.stop_price : order.limit_price >= order.stop_price) return;
-  const [name, bound] = buy ? ['buy', 'below'] : ['sell', 'above'];
-  throw invalid(
-    `a ${name} stop_limit places a ${name} limit when its stop triggers: limit_price must be at or ${bound} stop_price`,
-  );
-}
-
-/**
  * A new position's order: every refusal that needs neither the server's symbol name (symbols.ts)
  * nor the account's platform thrown here, before any call (Broker.checkOrder stops at this point).
  */
@@ -121,7 +106,6 @@ export function toTrade(order: Order, signalId: string): (symbol: string, platfo
   const expert = magic(order);
   const timed = timing(order);
   const volume = clean(order.quantity);
-  checkStopLimit(order, side);
   return (symbol, platform) => {
     if (order.type === 'stop_limit' && platform === 'mt4')
       throw invalid('stop_limit orders need MetaTrader 5 (this is a MetaTrader 4 account)');
