@@ -15,8 +15,10 @@ import { dataOf, itemsOf, toOrderResponse } from './reader.ts';
 const PER_PAGE = 200;
 /** More than any real window holds; past it nothing is proved (the order may be further on). */
 const MAX_PAGES = 10;
-/** A day's orders, 200 a page: more than an account places in a day. */
-const MAX_LIVE_PAGES = 50;
+/** tastytrade's page of the day's live orders when none is asked for (its reference: 100). */
+const LIVE_PER_PAGE = 100;
+/** A day's orders, 100 a page: more than an account places in a day. */
+const MAX_LIVE_PAGES = 100;
 
 const ordersPath = (accountId: string) => `/accounts/${encodeURIComponent(accountId)}/orders`;
 
@@ -39,8 +41,8 @@ export async function findById(
 
 /**
  * Every order of GET /accounts/{n}/orders/live: today's, of every status (the working ones among
- * them), a page of at most 200 at a time; past the first page (100 unless asked), a working stop
- * went unseen by a cancel or a close.
+ * them), page after page at tastytrade's default size (100); reading only the first, a working
+ * stop past it went unseen by a cancel or a close.
  */
 export async function liveOrders(
   api: TastyApi,
@@ -50,14 +52,16 @@ export async function liveOrders(
 ): Promise<JsonRecord[]> {
   const orders: JsonRecord[] = [];
   for (let page = 0; page < MAX_LIVE_PAGES; page++) {
+    // The first page is the plain request (the recorded one, tastytrade's default page size); only
+    // a busy day asks for the next.
     const { body } = await api.call(ctx, session, {
       path: `${ordersPath(accountId)}/live`,
-      query: { 'per-page': PER_PAGE, 'page-offset': page },
+      ...(page === 0 ? {} : { query: { 'page-offset': page } }),
     });
     const items = itemsOf(body);
     orders.push(...items);
     const pages = decimalField(asRecord(asRecord(body)?.pagination), 'total-pages');
-    if (pages !== undefined ? page + 1 >= pages : items.length < PER_PAGE) break;
+    if (pages !== undefined ? page + 1 >= pages : items.length < LIVE_PER_PAGE) break;
   }
   return orders;
 }
