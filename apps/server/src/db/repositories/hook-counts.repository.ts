@@ -14,9 +14,10 @@ export interface CountLimits {
 
 /**
  * The date of the day an instant falls in: its date in the zone once the day's start is taken off
- * (17:00 in Chicago starts CME's day: 16:59 is the day before's). $zone and $start are parameters.
+ * (17:00 in Chicago starts CME's day: 16:59 is the day before's). Each argument is SQL text: a
+ * parameter here, the hook's rules in the outcome write (signals.repository.ts), one formula for both.
  */
-const dayOf = (instant: string, zone: string, start: string) =>
+export const dayOf = (instant: string, zone: string, start: string) =>
   `((${instant} at time zone ${zone}) - ${start}::interval)::date`;
 
 const LAST_MINUTE = `array(select t from unnest(c.recent) t where t > now() - interval '60 seconds')`;

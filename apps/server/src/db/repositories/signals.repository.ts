@@ -9,6 +9,7 @@
 import type pg from 'pg';
 import { creditEventSource } from './credit-events.sql.ts';
 import { KEPT_NOTE, periodOverSinceSql, UNMETERED_SQL } from './credits.repository.ts';
+import { dayOf } from './hook-counts.repository.ts';
 import { activityChangedSql } from './live.repository.ts';
 import { notificationEventCtes } from './notification-outbox.repository.ts';
 import { orderEventTypesSql, signalEventSource } from './signal-events.sql.ts';
@@ -212,8 +213,8 @@ const OUTCOMES = `with input as (
     -- cleared by this write), to the day it was taken for (a later day's count starts afresh), in
     -- the hook's dayTimeZone (checked by PostgreSQL when saved) from its dayStartsAt (HH:MM), as
     -- takeHookCount dates it.
-    select s.hook_id, ((s.day_counted_at at time zone coalesce(h.rules->>'dayTimeZone', 'UTC'))
-        - coalesce(h.rules->>'dayStartsAt', '00:00')::interval)::date as day,
+    select s.hook_id,
+      ${dayOf('s.day_counted_at', "coalesce(h.rules->>'dayTimeZone', 'UTC')", "coalesce(h.rules->>'dayStartsAt', '00:00')")} as day,
       count(*)::int as n
     from signals s join updated u on u.id = s.id join hooks h on h.id = s.hook_id
     where s.day_counted_at is not null and u.day_counted_at is null and s.hook_id is not null
