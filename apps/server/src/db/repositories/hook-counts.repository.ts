@@ -20,6 +20,9 @@ export interface CountLimits {
 export const dayOf = (instant: string, zone: string, start: string) =>
   `((${instant} at time zone ${zone}) - ${start}::interval)::date`;
 
+/** dayOf's zone and start for a hook's limits: UTC midnight unless its rules say otherwise. */
+const dayValues = (day: Pick<CountLimits, 'timeZone' | 'startsAt'>) => [day.timeZone ?? 'UTC', day.startsAt ?? '00:00'];
+
 const LAST_MINUTE = `array(select t from unnest(c.recent) t where t > now() - interval '60 seconds')`;
 
 /** takeHookCount's statement text, built once (pg compares a named statement's text each call). */
@@ -52,7 +55,7 @@ export async function takeHookCount(
   const { rows } = await db.query<{ at: string | null; day: number | null }>({
     name: 'hook_count_take',
     text: TAKE_TEXT,
-    values: [hookId, limits.perMinute, limits.perDay, limits.timeZone ?? 'UTC', limits.startsAt ?? '00:00'],
+    values: [hookId, limits.perMinute, limits.perDay, ...dayValues(limits)],
   });
   const row = rows[0];
   if (row?.at) return { at: row.at };
@@ -67,7 +70,7 @@ async function readDayCount(db: Queryable, hookId: number, limits: CountLimits):
     name: 'hook_count_read_day',
     text: `select case when c.day = ${dayOf('now()', '$2', '$3')} then c.day_count else 0 end as day
       from hook_order_counts c where hook_id = $1`,
-    values: [hookId, limits.timeZone ?? 'UTC', limits.startsAt ?? '00:00'],
+    values: [hookId, ...dayValues(limits)],
   });
   return rows[0]?.day ?? 0;
 }
@@ -93,6 +96,6 @@ export async function releaseHookCount(
           recent),
         day_count = case when day = ${dayOf('$2::timestamptz', '$4', '$5')} then greatest(day_count - 1, 0) else day_count end
       where hook_id = $1 and not exists (select 1 from signals where id = $3 and day_counted_at is not null)`,
-    values: [hookId, at, signalId, day.timeZone ?? 'UTC', day.startsAt ?? '00:00'],
+    values: [hookId, at, signalId, ...dayValues(day)],
   });
 }
