@@ -7,6 +7,9 @@ import type { setupTrader } from './signal-fixtures.ts';
 
 type Trader = Awaited<ReturnType<typeof setupTrader>>;
 
+/** A buy limit far under the market: it rests, to be cancelled. */
+export const RESTING_BUY = { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 1 } as const;
+
 /** Places `order` (the JSON body's fields) for the trader's account; the API's answer. */
 export async function placeTokenOrder(t: TestApp, trader: Trader, order: Record<string, unknown>) {
   const account = await requireApiAccount(t.services, trader.userId, accountId(trader.connector.key, trader.accountId));

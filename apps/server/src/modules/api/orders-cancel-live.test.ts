@@ -3,7 +3,7 @@
 // does. It told nothing, and an open screen showed the order as still resting until reloaded.
 import type { Broker } from '@router/brokers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { placeTokenOrder } from '../../../test/api-orders.ts';
+import { placeTokenOrder, RESTING_BUY } from '../../../test/api-orders.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { eventually, flakyBroker, setupTrader } from '../../../test/signal-fixtures.ts';
 import { ACTIVITY_ADDED_CHANNEL } from '../../db/repositories/live.repository.ts';
@@ -26,13 +26,7 @@ afterAll(() => t.close());
 it("tells the user's open screens that their activity changed when an order is canceled", async () => {
   const trader = await setupTrader(t, 'api-cancel-live@example.com', { provider: 'resting_live', credits: 5 });
   const rt = t.app.signalRuntime;
-  const { id } = await placeTokenOrder(t, trader, {
-    symbol: 'AAPL',
-    action: 'buy',
-    quantity: 1,
-    type: 'limit',
-    limit_price: 1,
-  });
+  const { id } = await placeTokenOrder(t, trader, RESTING_BUY);
   // Its outcome written (and told) before the screen listens.
   await rt.writer.flush();
   await eventually(async () => rt.inFlight.get(id) === undefined);

@@ -3,7 +3,7 @@
 // the write found 'canceled' and told nothing: the trader never heard the order was placed.
 import type { Broker } from '@router/brokers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { placeTokenOrder } from '../../../test/api-orders.ts';
+import { placeTokenOrder, RESTING_BUY } from '../../../test/api-orders.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { eventually, flakyBroker, setupTrader } from '../../../test/signal-fixtures.ts';
@@ -45,13 +45,7 @@ it('a cancel right after the answer, before the outcome is written, still tells 
     return submit(input);
   };
   try {
-    const { id } = await placeTokenOrder(t, trader, {
-      symbol: 'AAPL',
-      action: 'buy',
-      quantity: 1,
-      type: 'limit',
-      limit_price: 1,
-    });
+    const { id } = await placeTokenOrder(t, trader, RESTING_BUY);
     const cancelling = cancelApiOrder(t.services, rt, trader.userId, id);
     // The write is let go once the cancel is done, or has had time to be.
     await Promise.race([

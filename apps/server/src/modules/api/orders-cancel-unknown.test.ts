@@ -5,7 +5,7 @@
 // tells nothing more.
 import type { Broker } from '@router/brokers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { placeTokenOrder } from '../../../test/api-orders.ts';
+import { placeTokenOrder, RESTING_BUY } from '../../../test/api-orders.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { eventually, flakyBroker, setupTrader, signalRows } from '../../../test/signal-fixtures.ts';
@@ -29,13 +29,7 @@ async function unknownOrder(email: string) {
     events: ['order.placed', 'order.rejected'],
   });
   flaky.mode = 'unknown';
-  const { id } = await placeTokenOrder(t, trader, {
-    symbol: 'AAPL',
-    action: 'buy',
-    quantity: 1,
-    type: 'limit',
-    limit_price: 1,
-  });
+  const { id } = await placeTokenOrder(t, trader, RESTING_BUY);
   await eventually(async () => (await signalRows(t, trader.userId))[0]?.status === 'unknown');
   return { trader, id };
 }
