@@ -7,8 +7,11 @@
 import { brokerVariables } from '@router/brokers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtradeFake, FAKE_APP, startEtradeFake } from '../../../packages/brokers/src/adapters/etrade/fake.ts';
+import { sealSecrets } from '../src/crypto/secrets.ts';
 import { findConnector } from '../src/db/repositories/connectors.repository.ts';
 import { withBrokerSession } from '../src/modules/connectors/index.ts';
+import { refreshDueConnectors } from '../src/modules/connectors/refresher.ts';
+import { openSession } from '../src/modules/connectors/session.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
 import { connectorCreate, connectWithOAuth, createLiveHook, type Trader, trader } from './broker-journey.ts';
 import { gql } from './connector-fixtures.ts';
@@ -177,5 +180,39 @@ describe('E*TRADE: a live hook per class', () => {
       message: 'E*TRADE: You do not have enough buying power for this trade.',
     });
     expect(fake.placements()).toHaveLength(before);
+  });
+});
+
+describe('E*TRADE: the connection ended at midnight', () => {
+  it('is left to show expired: no background pass deactivates it every night and mails its user', async () => {
+    const other = await trader(t, 'etrade-overnight@example.com');
+    const register = (redirectUrl: string) => fake.oauth.registerCallback(FAKE_APP.consumerKey, redirectUrl);
+    const connector = await connectWithOAuth(t, other, 'etrade', { registerCallback: register });
+    const row = await findConnector(t.services.db, other.userId, connector.key);
+    if (!row) throw new Error('connector missing');
+    // As the last renewal of the day leaves it: active until midnight, due then, and midnight passed.
+    const midnight = Date.now() - 60_000;
+    const secrets = {
+      ...openSession(t.services, row).secrets,
+      accessExpiresAt: String(midnight),
+      expiresAt: String(midnight),
+    };
+    const sealed = sealSecrets(t.services.secretsKey, row.key, secrets);
+    await t.services.db.$client.query(
+      'update connectors set secrets = $2, expires_at = $3, refresh_at = $3, updated_at = now() where key = $1',
+      [row.key, sealed.data, new Date(midnight)],
+    );
+    const renewals = () => fake.requests.filter((r) => r.url === '/oauth/renew_access_token').length;
+    const before = renewals();
+    await refreshDueConnectors(t.services);
+    const after = await findConnector(t.services.db, other.userId, connector.key);
+    expect(after).toMatchObject({ isActive: true, deactivatedReason: null });
+    const { rows } = await t.services.db.$client.query<{ n: number }>(
+      `select (select count(*) from actions where user_id = $1 and code = 'ConnectorDeactivate')
+        + (select count(*) from notification_events where user_id = $1 and type = 'connector.deactivated') as n`,
+      [other.userId],
+    );
+    expect(Number(rows[0]?.n)).toBe(0);
+    expect(renewals()).toBe(before);
   });
 });

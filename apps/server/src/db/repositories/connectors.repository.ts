@@ -1,6 +1,6 @@
 // Broker connections (SPEC §3 Connector). Every lookup by key is scoped to its user; a pending
 // OAuth connection (oauth_state set) is invisible until activated.
-import { and, asc, eq, inArray, isNotNull, isNull, lt, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import { connectors } from '../schema/index.ts';
 import type { Executor, Transaction } from './executor.ts';
 
@@ -184,7 +184,10 @@ export async function lockConnector(tx: Transaction, id: number): Promise<Connec
 
 /**
  * Active connections of these providers whose refresh time has passed, the most overdue first;
- * `except`: ids already tried in this pass (a refresh that failed keeps its refresh time).
+ * `except`: ids already tried in this pass (a refresh that failed keeps its refresh time). Not
+ * those due only at or after their expiry: nothing is left to renew then (E*TRADE's session,
+ * active until midnight Eastern, is due then). Refreshed, each would be refused and deactivated,
+ * its user mailed every night of an end the connector shows as 'expired'. A signal still tries.
  */
 export async function listConnectorsDueForRefresh(
   db: Executor,
@@ -202,6 +205,7 @@ export async function listConnectorsDueForRefresh(
         eq(connectors.isActive, true),
         visible,
         lt(connectors.refreshAt, now),
+        or(isNull(connectors.expiresAt), lt(connectors.refreshAt, connectors.expiresAt)),
         inArray(connectors.providerName, [...providerNames]),
         except.length > 0 ? notInArray(connectors.id, [...except]) : undefined,
       ),
