@@ -85,6 +85,33 @@ function appRefused(title: string, response: HttpResponse): BrokerError | undefi
   );
 }
 
+/**
+ * The broker's own words where its gateway wrapped them, as quoted JSON, in a message of its own
+ * (Schwab: `400 Bad Request: "{\"error_description\":\"Failed refresh token authentication\",…}"`):
+ * a refusal reaches the user (the deactivation's reason) as they read.
+ */
+function refusalText(text: string): string {
+  const inner = text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1);
+  if (!inner) return text;
+  for (const json of [inner, inner.replace(/\\"/g, '"')]) {
+    try {
+      const found = messageOf(JSON.parse(json));
+      if (found) return found;
+    } catch {
+      // Not JSON (or clipped): the text as it is.
+    }
+  }
+  return text;
+}
+
+const refused = (title: string, text: string, cause?: unknown) =>
+  new BrokerError(
+    'AuthenticationError',
+    title,
+    `sign-in refused (${refusalText(text)}); reconnect`,
+    cause === undefined ? undefined : { cause },
+  );
+
 /** One call to the token endpoint; a refusal there (400 invalid_grant, …) means signing in again. */
 export async function requestTokens(request: TokenRequest): Promise<TokenAnswer> {
   const { brokerTitle: title, ctx } = request;
@@ -115,7 +142,7 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
       // A refusal may come as 200 with an error body (cTrader: {"errorCode": "…", "description": "…"});
       // a text or HTML page (a maintenance page) is an outage.
       const refusal = errorBody(body) ? messageOf(body) : stringField(body, 'errorCode');
-      if (refusal) throw new BrokerError('AuthenticationError', title, `sign-in refused (${refusal}); reconnect`);
+      if (refusal) throw refused(title, refusal);
       throw new BrokerError('BrokerUnavailable', title, 'no access token in the answer');
     }
     const expiresIn = decimalField(body, 'expires_in') ?? decimalField(body, 'expiresIn');
@@ -127,9 +154,7 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
     };
   } catch (error) {
     if (isBrokerError(error) && error.kind === 'InvalidOrder') {
-      throw new BrokerError('AuthenticationError', title, `sign-in refused (${error.brokerMessage}); reconnect`, {
-        cause: error,
-      });
+      throw refused(title, error.brokerMessage, error);
     }
     throw error;
   }

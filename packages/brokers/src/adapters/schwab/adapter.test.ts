@@ -576,7 +576,8 @@ describe('tokens on the clock', () => {
     time += 4 * DAY + MINUTE;
     const expired = await failure(broker.refresh?.(ctx, refreshed ?? session) ?? Promise.resolve());
     expect(expired.kind).toBe('AuthenticationError');
-    expect(expired.message).toMatch(/^Schwab: sign-in refused \(.*refresh_token_authentication_error.*\); reconnect$/);
+    // Schwab's words, not the gateway's wrapping of them (the reason the deactivation mail shows).
+    expect(expired.message).toBe('Schwab: sign-in refused (Failed refresh token authentication); reconnect');
     const read = await failure(broker.getHoldings(ctx, refreshed ?? session, HASH));
     expect(read.kind).toBe('AuthenticationError');
   });
