@@ -1,7 +1,8 @@
 // Second-factor recovery codes: replaced ten at a time, each used at most once.
 import { and, count, eq, isNull, max, sql } from 'drizzle-orm';
-import { recoveryCodes, users } from '../schema/index.ts';
+import { recoveryCodes } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
+import { lockUser } from './user.repository.ts';
 
 /** Which set of codes the user holds: the newest code's id (0: none); a replacement changes it. */
 export async function recoveryCodesStamp(db: Executor, userId: number): Promise<number> {
@@ -24,7 +25,7 @@ export async function replaceRecoveryCodes(
   stamp?: number,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    await lockUser(tx, userId);
     if (stamp !== undefined && (await recoveryCodesStamp(tx, userId)) !== stamp) return false;
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     if (codeHashes.length) await tx.insert(recoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
