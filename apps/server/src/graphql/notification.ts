@@ -10,6 +10,7 @@ import {
   listNotificationDeliveries,
   listNotifications,
   type NotificationAnswer,
+  requireOwnEmail,
   resendNotificationDelivery,
   rotateNotificationSecret,
   sendTestNotification,
@@ -17,6 +18,7 @@ import {
 } from '../modules/notifications/index.ts';
 import { builder } from './builder.ts';
 import { actorOf, dashboardActorOf } from './connector.ts';
+import type { GraphQLContext } from './context.ts';
 import { actsAsUser, requireOwner } from './guards.ts';
 
 /**
@@ -31,6 +33,10 @@ const SECRET_OWNER_ONLY = 'A webhook signing secret is shown to its owner only: 
  * (the user's orders, refusals and connection notices) to another receiver, after the proxy ended.
  */
 const URL_OWNER_ONLY = "A webhook's URL is set by its owner only: they can change it";
+
+/** An email setting's address, in admin proxy mode: the account's own only (requireOwnEmail). */
+const ownEmailInProxy = (ctx: GraphQLContext) =>
+  actsAsUser(ctx) ? (email: string | undefined) => requireOwnEmail(ctx.services, actorOf(ctx), email) : undefined;
 
 const NotificationRef = builder.objectRef<NotificationAnswer>('Notification').implement({
   description: 'SPEC §3 Notification: one notification setting of a connector account.',
@@ -119,7 +125,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, args, ctx) => {
       if (args.type === NOTIFICATION_TYPE.HOOK) requireOwner(ctx, SECRET_OWNER_ONLY);
-      return createNotification(ctx.services, dashboardActorOf(ctx), args);
+      return createNotification(ctx.services, dashboardActorOf(ctx), args, ownEmailInProxy(ctx));
     },
   }),
   notificationUpdate: t.field({
@@ -135,6 +141,7 @@ builder.mutationFields((t) => ({
         metadata,
         () => requireOwner(ctx, URL_OWNER_ONLY),
         actsAsUser(ctx) ? redactUrl : undefined,
+        ownEmailInProxy(ctx),
       ),
   }),
   notificationDelete: t.boolean({

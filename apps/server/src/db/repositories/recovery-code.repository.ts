@@ -1,13 +1,35 @@
 // Second-factor recovery codes: replaced ten at a time, each used at most once.
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, max, sql } from 'drizzle-orm';
 import { recoveryCodes } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
+import { lockUser } from './user.repository.ts';
 
-/** Drops the user's codes and stores the new ones, in one transaction. */
-export async function replaceRecoveryCodes(db: Executor, userId: number, codeHashes: string[]): Promise<void> {
-  await db.transaction(async (tx) => {
+/** Which set of codes the user holds: the newest code's id (0: none); a replacement changes it. */
+export async function recoveryCodesStamp(db: Executor, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ id: max(recoveryCodes.id) })
+    .from(recoveryCodes)
+    .where(eq(recoveryCodes.userId, userId));
+  return row?.id ?? 0;
+}
+
+/**
+ * Drops the user's codes and stores the new ones, in one transaction holding the user's row, so
+ * replacements take turns. `stamp`: the set the caller saw (recoveryCodesStamp); when another
+ * replacement came first, nothing changes and the answer is false.
+ */
+export async function replaceRecoveryCodes(
+  db: Executor,
+  userId: number,
+  codeHashes: string[],
+  stamp?: number,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await lockUser(tx, userId);
+    if (stamp !== undefined && (await recoveryCodesStamp(tx, userId)) !== stamp) return false;
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     if (codeHashes.length) await tx.insert(recoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
+    return true;
   });
 }
 

@@ -5,6 +5,15 @@ import { type Executor, isUniqueViolation } from './executor.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
+/**
+ * Holds the user's row until the open transaction `tx` ends: what counts or replaces the user's
+ * credentials (API tokens, applications, recovery codes) takes turns, so a burst of requests
+ * cannot all pass one check.
+ */
+export async function lockUser(tx: Executor, userId: number): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+}
+
 export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row;

@@ -106,6 +106,38 @@ describe('recovery codes', () => {
     expect((await recover(await identityToken(t, email), fresh[0] ?? '')).data?.signin.issuer).toBe('user');
   });
 
+  it('of two renewals at once, one wins and the codes it shows are the ones that work', async () => {
+    const email = 'recovery-renew-race@example.test';
+    const { id, token: session, recoveryCodes: codes } = await userWithSecondFactor(t, email);
+    // The old codes are held, so both renewals are proven and waiting before either replaces them.
+    const holder = await t.services.db.$client.connect();
+    await holder.query('begin');
+    await holder.query('select id from recovery_codes where user_id = $1 for update', [id]);
+    const renew = (passcode: string) =>
+      gql<{ userRecoveryCodesCreate: string[] }>(t.app, RENEW, { passcode }, bearer(session));
+    const answers = Promise.all([renew(codes[4] ?? ''), renew(codes[5] ?? '')]);
+    const waiting = async () => {
+      const { rows } = await holder.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+      );
+      return rows[0]?.n ?? 0;
+    };
+    while ((await waiting()) < 2) await new Promise((r) => setTimeout(r, 20));
+    await holder.query('rollback');
+    holder.release();
+
+    const done = await answers;
+    const won = done.flatMap((a) => a.data?.userRecoveryCodesCreate ?? []);
+    expect(won).toHaveLength(10);
+    expect(done.map((a) => a.errors?.[0]?.message).filter(Boolean)).toEqual([
+      'Your recovery codes were just replaced elsewhere; reload the page to see them',
+    ]);
+    expect((await gql(t.app, LEFT, {}, bearer(session))).data).toMatchObject({
+      userPasscode: { recoveryCodesLeft: 10 },
+    });
+    expect((await recover(await identityToken(t, email), won[0] ?? '')).data?.signin.issuer).toBe('user');
+  });
+
   it('turn the factor off in place of the authenticator code, and go with it', async () => {
     const email = 'recovery-off@example.test';
     const { id, token: session, recoveryCodes: codes } = await userWithSecondFactor(t, email);

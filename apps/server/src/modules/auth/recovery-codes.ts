@@ -14,9 +14,11 @@ import { randomCode } from '../../crypto/random.ts';
 import type { Executor } from '../../db/repositories/executor.ts';
 import {
   countUnusedRecoveryCodes,
+  recoveryCodesStamp,
   replaceRecoveryCodes,
   useRecoveryCode,
 } from '../../db/repositories/recovery-code.repository.ts';
+import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 
 function hashCode(services: Services, userId: number, code: string): string {
@@ -28,21 +30,29 @@ function hashCode(services: Services, userId: number, code: string): string {
 
 const newCode = (): string => randomCode(RECOVERY_CODE_ALPHABET, RECOVERY_CODE_LENGTH);
 
+export const RECOVERY_CODES_REPLACED = 'Your recovery codes were just replaced elsewhere; reload the page to see them';
+
+/** Which set of codes the user holds now, for `issueRecoveryCodes`' `stamp`. */
+export const currentRecoveryCodes = (services: Services, userId: number): Promise<number> =>
+  recoveryCodesStamp(services.db, userId);
+
 /**
  * Replaces the user's codes with ten new ones and returns them (`xxxx-xxxx-xxxx`), this once.
- * `db`: an open transaction they are replaced in, if any.
+ * `db`: an open transaction they are replaced in, if any. `stamp`: the set the caller saw
+ * (currentRecoveryCodes): if another replacement came first, VALIDATION and nothing changes, so
+ * of two at once one wins and no answer shows codes that no longer work.
  */
 export async function issueRecoveryCodes(
   services: Services,
   userId: number,
   db: Executor = services.db,
+  stamp?: number,
 ): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
-  await replaceRecoveryCodes(
-    db,
-    userId,
-    codes.map((code) => hashCode(services, userId, code)),
-  );
+  const hashes = codes.map((code) => hashCode(services, userId, code));
+  if (!(await replaceRecoveryCodes(db, userId, hashes, stamp))) {
+    throw new AppError('VALIDATION', RECOVERY_CODES_REPLACED);
+  }
   return codes.map(formatRecoveryCode);
 }
 

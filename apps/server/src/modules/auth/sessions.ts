@@ -1,6 +1,7 @@
 // Issues, resolves and revokes bearer credentials (SPEC §3 Session, DESIGN.md "Security baseline").
 
 import { newKey } from '../../crypto/random.ts';
+import type { Executor } from '../../db/repositories/executor.ts';
 import {
   type ActiveSession,
   findActiveSession,
@@ -32,12 +33,12 @@ export async function issueSession(
   services: Services,
   userId: number,
   kind: SessionKind,
-  options: { address: string | null; metadata?: Record<string, unknown> },
+  options: { address: string | null; metadata?: Record<string, unknown>; db?: Executor },
 ): Promise<IssuedToken> {
   const token = newToken();
   const key = newKey();
   const ttlMs = TTL_MS[kind] ?? (kind === 'session' ? services.config.SESSION_TTL_DAYS * 86_400_000 : null);
-  const row = await insertSession(services.db, {
+  const row = await insertSession(options.db ?? services.db, {
     key,
     userId,
     kind,

@@ -24,5 +24,6 @@ export {
   NOTIFICATION_NOT_FOUND,
   type NotificationAnswer,
   type NotificationInput,
+  requireOwnEmail,
   updateNotification,
 } from './manage.ts';

@@ -169,6 +169,18 @@ describe('developer applications', () => {
     expect(rows).toEqual([]);
   });
 
+  it('holds the limit of 20 applications when the requests arrive all at once', async () => {
+    const burst = await professional('pro-burst@example.test');
+    for (let i = 0; i < 18; i++) await create(burst.token);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => create(burst.token)));
+    expect(answers.filter((a) => a.data?.userAppCreate.key)).toHaveLength(2);
+    expect(new Set(answers.flatMap((a) => a.errors?.map((e) => e.message) ?? []))).toEqual(
+      new Set(['At most 20 applications; delete one first']),
+    );
+    const { rows } = await t.services.db.$client.query('select 1 from user_apps where user_id = $1', [burst.id]);
+    expect(rows).toHaveLength(20);
+  });
+
   it('is created only by its owner, never by an administrator acting as them (X-User)', async () => {
     const proxied = await professional('proxied-pro@example.test');
     const started = await gql(t.app, PROXY_START, { email: 'proxied-pro@example.test' }, bearer(admin.token));

@@ -5,6 +5,7 @@
 // them); deleting needs no professional status, so an owner who lost it can still revoke an app.
 import { GROUP, userAppSchema, userAppUpdateSchema } from '@router/shared';
 import { newKey } from '../../crypto/random.ts';
+import { lockUser } from '../../db/repositories/user.repository.ts';
 import {
   countUserApps,
   deleteUserApp,
@@ -51,17 +52,21 @@ export async function createApp(caller: Caller, input: UserAppInput): Promise<{ 
   requireOwner(caller, 'Applications can only be created by their owner');
   const viewer = requireProfessional(caller);
   const app = parseInput(userAppSchema, { ...input, description: input.description ?? undefined });
-  if ((await countUserApps(caller.services.db, viewer.userId)) >= MAX_APPS) {
-    throw new AppError('VALIDATION', `At most ${MAX_APPS} applications; delete one first`);
-  }
   const secret = newToken();
-  const row = await insertUserApp(caller.services.db, {
-    key: newKey(),
-    userId: viewer.userId,
-    name: app.name,
-    description: app.description ?? null,
-    redirectUrl: app.redirectUrl,
-    secretHash: hashToken(secret),
+  // Counted and made under the user's row lock: a burst of requests cannot pass the limit together.
+  const row = await caller.services.db.transaction(async (tx) => {
+    await lockUser(tx, viewer.userId);
+    if ((await countUserApps(tx, viewer.userId)) >= MAX_APPS) {
+      throw new AppError('VALIDATION', `At most ${MAX_APPS} applications; delete one first`);
+    }
+    return insertUserApp(tx, {
+      key: newKey(),
+      userId: viewer.userId,
+      name: app.name,
+      description: app.description ?? null,
+      redirectUrl: app.redirectUrl,
+      secretHash: hashToken(secret),
+    });
   });
   return { key: row.key, secret };
 }

@@ -16,7 +16,7 @@ import type { Caller } from '../auth/caller.ts';
 import { requireOwner, requireViewer } from '../auth/caller.ts';
 import { sendSecondFactorNotice } from '../auth/email-links.ts';
 import { newPasscodeSecret, openPendingSecret, sealPasscodeSecret, totp, verifyPasscode } from '../auth/passcode.ts';
-import { issueRecoveryCodes, recoveryCodesLeft } from '../auth/recovery-codes.ts';
+import { currentRecoveryCodes, issueRecoveryCodes, recoveryCodesLeft } from '../auth/recovery-codes.ts';
 import { verifySecondFactor } from '../auth/second-factor.ts';
 import { revokeAllOfUser } from '../auth/sessions.ts';
 
@@ -145,9 +145,12 @@ export async function regenerateRecoveryCodes(caller: Caller, code: string): Pro
   if (!user.passcodeActiveAt) {
     throw new AppError('VALIDATION', 'The second factor is not active', { field: 'passcode' });
   }
+  // The set this request replaces, read before its proof: of two requests at once, the later
+  // finds it gone and is refused, so the codes the first shows are the ones that work.
+  const stamp = await currentRecoveryCodes(caller.services, user.id);
   // A wrong recovery code is named on the argument it came in, as a wrong authenticator code is.
   await verifySecondFactor(caller.services, user, code, 'passcode');
-  const codes = await issueRecoveryCodes(caller.services, user.id);
+  const codes = await issueRecoveryCodes(caller.services, user.id, caller.services.db, stamp);
   await sendSecondFactorNotice(caller.services, user, 'recovery-codes');
   return codes;
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
+import { issueSession } from '../auth/sessions.ts';
 
 let t: TestApp;
 let smtp: SmtpSink;
@@ -48,5 +49,20 @@ describe('API token notice', () => {
     expect(refused.errors?.[0]?.message).toBe('Metadata must be a JSON object');
     await t.services.identity.settled();
     expect(smtp.mails.slice(since).filter((m) => m.subject === SUBJECT)).toEqual([]);
+  });
+
+  it('holds the limit of 50 tokens when the requests arrive all at once', async () => {
+    const { id, token } = await confirmedUser(t, 'token-burst@example.test');
+    for (let i = 0; i < 48; i++) await issueSession(t.services, id, 'api', { address: null });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => gql(t.app, CREATE, {}, bearer(token))));
+    expect(answers.filter((a) => a.data)).toHaveLength(2);
+    expect(new Set(answers.flatMap((a) => a.errors?.map((e) => e.message) ?? []))).toEqual(
+      new Set(['At most 50 tokens; delete one first']),
+    );
+    const { rows } = await t.services.db.$client.query(
+      "select 1 from sessions where user_id = $1 and kind = 'api' and revoked_at is null",
+      [id],
+    );
+    expect(rows).toHaveLength(50);
   });
 });

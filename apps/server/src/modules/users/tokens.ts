@@ -11,7 +11,7 @@ import {
   type SessionRow,
   updateApiTokenMetadata,
 } from '../../db/repositories/session.repository.ts';
-import { findUserById } from '../../db/repositories/user.repository.ts';
+import { findUserById, lockUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../auth/caller.ts';
 import { requireDashboard, requireOwner, requireViewer } from '../auth/caller.ts';
@@ -37,10 +37,14 @@ function metadataOf(value: unknown): Record<string, unknown> {
 export async function createToken(caller: Caller, metadata: unknown): Promise<IssuedToken & { secret: string }> {
   const viewer = requireOwner(caller, 'API tokens can only be created by their owner');
   const data = metadataOf(metadata);
-  if ((await countApiTokens(caller.services.db, viewer.userId)) >= MAX_TOKENS) {
-    throw new AppError('VALIDATION', `At most ${MAX_TOKENS} tokens; delete one first`);
-  }
-  const issued = await issueSession(caller.services, viewer.userId, 'api', { address: caller.ip, metadata: data });
+  // Counted and made under the user's row lock: a burst of requests cannot pass the limit together.
+  const issued = await caller.services.db.transaction(async (tx) => {
+    await lockUser(tx, viewer.userId);
+    if ((await countApiTokens(tx, viewer.userId)) >= MAX_TOKENS) {
+      throw new AppError('VALIDATION', `At most ${MAX_TOKENS} tokens; delete one first`);
+    }
+    return issueSession(caller.services, viewer.userId, 'api', { address: caller.ip, metadata: data, db: tx });
+  });
   // It outlives a password reset: the owner hears of every one (a taken session could make it).
   const user = await findUserById(caller.services.db, viewer.userId);
   if (user) sendApiTokenNotice(caller.services, user, issued.token.slice(-4));
