@@ -279,9 +279,90 @@ describe('normalizeOrder takes an explicit class over a short-year contract read
     ]);
   });
 
-  it('still reads them as contracts without a class', () => {
-    const result = normalize({ symbol: 'ABEV3', action: 'buy', quantity: 1 });
-    expect(result.ok && [result.order.symbol, result.order.class]).toEqual(['ABEV2023', 'future']);
+  it('still reads them as contracts without a class: ABEV3 is October 2023, expired, so it says how to send the ticker', () => {
+    expect(normalize({ symbol: 'ABEV3', action: 'buy', quantity: 1 })).toEqual({
+      ok: false,
+      error: {
+        field: 'symbol',
+        message:
+          'symbol: ABEV3 reads as ABEV2023 (root ABE, October 2023), which has expired; send a contract month still ' +
+          'trading, or ABE1! for the front month, or give "class": "stock" for a ticker',
+      },
+    });
+  });
+});
+
+describe('normalizeOrder refuses a dated contract that has expired', () => {
+  // ESH2020 went to the broker as an order for a contract that stopped trading in March 2020.
+  // The clock is June 15th 2025: a contract's month over (and a day past it), it trades nowhere.
+  it.each([
+    [
+      'ESH2020',
+      'symbol: ESH2020 (root ES, March 2020) has expired; send a contract month still trading, or ES1! for the front month',
+    ],
+    ['CME_MINI:ESM2025', undefined],
+    [
+      'CME_MINI:ESK2025',
+      'symbol: ESK2025 (root ES, May 2025) has expired; send a contract month still trading, or ES1! for the front month',
+    ],
+    [
+      'ESZ24',
+      'symbol: ESZ24 reads as ESZ2024 (root ES, December 2024), which has expired; send a contract month still trading, ' +
+        'or ES1! for the front month, or give "class": "stock" for a ticker',
+    ],
+    [
+      '/CLZ4',
+      'symbol: /CLZ4 reads as CLZ2024 (root CL, December 2024), which has expired; send a contract month still trading, or CL1! for the front month, or give "class": "stock" for a ticker',
+    ],
+  ])('%s', (symbol, message) => {
+    for (const input of [
+      { symbol, action: 'buy', quantity: 1 },
+      { symbol, class: 'future', action: 'sell', quantity: 1, limit_price: 5000 },
+    ]) {
+      expect(normalize(input)).toEqual(
+        message ? { ok: false, error: { field: 'symbol', message } } : expect.objectContaining({ ok: true }),
+      );
+    }
+  });
+
+  it('names a leg', () => {
+    const legs = [
+      { symbol: 'ESU2025', action: 'buy' },
+      { symbol: 'ESH2025', action: 'sell' },
+    ];
+    expect(normalize({ legs, quantity: 1 })).toMatchObject({
+      ok: false,
+      error: {
+        field: 'legs[1].symbol',
+        message: expect.stringMatching(/^legs\[1\]\.symbol: ESH2025 \(root ES, March 2025\) has expired;/),
+      },
+    });
+  });
+
+  it('takes it up to a day past its month, and a close or cancel of it, which opens nothing', () => {
+    const lastDay = () => Date.UTC(2025, 5, 1, 23, 59);
+    expect(normalizeOrder({ symbol: 'ESK2025', action: 'buy', quantity: 1 }, { now: lastDay })).toMatchObject({
+      ok: true,
+    });
+    for (const action of ['close', 'cancel']) {
+      expect(normalize({ symbol: 'ESZ2024', action })).toMatchObject({
+        ok: true,
+        order: { symbol: 'ESZ2024', action },
+      });
+    }
+  });
+
+  it('leaves a CFD or a ticker given its class as written', () => {
+    for (const [symbol, orderClass] of [
+      ['ESZ24', 'cfd'],
+      ['ABEV3', 'stock'],
+      ['ESZ2024', 'cfd'],
+    ]) {
+      expect(normalize({ symbol, class: orderClass, action: 'buy', quantity: 1 })).toMatchObject({
+        ok: true,
+        order: { symbol },
+      });
+    }
   });
 });
 

@@ -167,7 +167,7 @@ describe('normalizeOrder against a provider reference', () => {
     ],
     [
       'a class the provider lacks',
-      { symbol: 'ESZ24', action: 'buy', quantity: 1 },
+      { symbol: 'ESZ25', action: 'buy', quantity: 1 },
       cryptoExchange,
       'symbol',
       'Kraken: symbol: future is not supported; use crypto',
