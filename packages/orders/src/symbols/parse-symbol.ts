@@ -3,11 +3,12 @@
 //   futures   "ES1!"  "ESZ4"  "ESZ24"  "ESZ2024"
 //   pairs     "EURUSD"  "EUR/USD"  "BTC-USDT"  "XBTUSD"
 //   indices   "^SPX" (Yahoo-style caret)
-//   tickers   "AAPL"  "BRK.B"  "NASDAQ:AAPL" (exchange prefix kept apart)
+//   tickers   "AAPL"  "BRK.B"  "NASDAQ:AAPL" (exchange prefix kept apart; a market after it, AAPL:US, refused)
 // and returns one canonical spelling per instrument. Plain tickers are stock unless told otherwise.
 import { OrderValidationError, quoteCharacter } from '../errors.ts';
 import type { OrderClass } from '../types.ts';
 import { continuousLookalike, parseFuture } from './future.ts';
+import { marketAfterTicker } from './markets.ts';
 import { parseOption } from './option.ts';
 import { parsePair, perpetualPairName } from './pair.ts';
 import type { ParsedSymbol } from './parsed-symbol.ts';
@@ -44,6 +45,9 @@ export function parseSymbol(input: string, options: ParseSymbolOptions = {}): Pa
     const bad = String.fromCodePoint(input.codePointAt(offset) ?? 0);
     throw new OrderValidationError(field, `${field}: unexpected ${quoteCharacter(bad)} at position ${offset}`);
   }
+  const [, before, after] = EXCHANGE.exec(text) ?? [];
+  const suffixed = before !== undefined && after !== undefined ? marketAfterTicker(before, after) : undefined;
+  if (suffixed) throw new OrderValidationError(field, `${field}: ${suffixed}`);
   const exchange = exchangePrefix(text);
   const parsed = recognize(writtenSymbol(text), options.now?.() ?? Date.now(), field);
   return exchange ? { ...parsed, exchange } : parsed;

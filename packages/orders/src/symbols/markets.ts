@@ -1,0 +1,45 @@
+// Market names around a ticker. TradingView writes the exchange first, NASDAQ:AAPL; Bloomberg
+// (AAPL:US, VOD:LN, 7203:JP), Google Finance (AAPL:NASDAQ, VOD:LON) and Saxo (AAPL:xnas) write the
+// market after it. Read TradingView's way, AAPL:US is the ticker US on an exchange named AAPL: another
+// company's order at a broker that goes by the ticker. A market name after the colon, with no
+// exchange known before it, is that other form.
+
+/** TradingView's exchange prefixes: before the colon they are always the exchange. */
+// biome-ignore format: grouped by region
+const EXCHANGE_PREFIXES: ReadonlySet<string> = new Set([
+  'NASDAQ', 'NYSE', 'AMEX', 'ARCA', 'NYSEARCA', 'BATS', 'CBOE', 'OTC', 'TSX', 'TSXV', 'CSE', 'NEO', 'BMV', 'BMFBOVESPA',
+  'LSE', 'LSIN', 'XETR', 'FWB', 'SWB', 'EURONEXT', 'BME', 'MIL', 'SIX', 'OMXSTO', 'OMXCOP', 'OMXHEX', 'OSL', 'WSE',
+  'BIST', 'MOEX', 'JSE', 'TADAWUL', 'TASE',
+  'ASX', 'NZX', 'HKEX', 'TSE', 'SSE', 'SZSE', 'KRX', 'TWSE', 'SGX', 'IDX', 'SET', 'MYX', 'HOSE', 'NSE', 'BSE', 'NFO',
+  'MCX', 'CDS', 'OSE',
+  'CME', 'CME_MINI', 'CBOT', 'CBOT_MINI', 'NYMEX', 'COMEX', 'ICEUS', 'ICEEUR', 'EUREX',
+  'BINANCE', 'BINANCEUS', 'COINBASE', 'KRAKEN', 'BITSTAMP', 'BYBIT', 'OKX', 'BITFINEX', 'BITMEX', 'KUCOIN', 'GEMINI',
+  'BITGET', 'MEXC', 'GATEIO', 'DERIBIT', 'PHEMEX', 'CRYPTOCAP',
+  'FX', 'FX_IDC', 'OANDA', 'FXCM', 'FOREXCOM', 'PEPPERSTONE', 'ICMARKETS', 'SAXO', 'CAPITALCOM', 'EIGHTCAP', 'TVC',
+  'SP', 'DJ', 'INDEX',
+]);
+
+/** Markets as the other forms name them after the ticker: Bloomberg's codes, Google's and ISO MICs. */
+// biome-ignore format: one source per line
+const MARKET_SUFFIXES: ReadonlySet<string> = new Set([
+  'US', 'UN', 'UW', 'UQ', 'UA', 'UP', 'LN', 'JP', 'JT', 'HK', 'CN', 'CT', 'GR', 'GY', 'FP', 'NA', 'IM', 'SM', 'SW', 'SE', 'SS', 'AU', 'AT', 'KS', 'TT', 'IN', 'IB', 'IS', 'NZ', 'BZ', 'MM', 'SJ', 'BB', 'DC', 'FH', 'NO', 'PL', 'AV', 'SP',
+  'NYSEAMERICAN', 'LON', 'TYO', 'HKG', 'ETR', 'FRA', 'EPA', 'AMS', 'BIT', 'SWX', 'STO', 'CPH', 'HEL', 'BOM', 'SHA', 'SHE', 'TPE',
+  'XNAS', 'XNYS', 'ARCX', 'XASE', 'XFRA', 'XLON', 'XPAR', 'XAMS', 'XMIL', 'XMAD', 'XSWX', 'XSTO', 'XCSE', 'XHEL', 'XOSL', 'XTSE', 'XASX', 'XHKG', 'XTKS', 'XSES', 'XKRX', 'XNSE', 'XBOM', 'XCME', 'XCBT', 'XNYM', 'XEUR', 'XCBF',
+]);
+
+/**
+ * Why `before:after` names its market after the ticker (AAPL:US, AAPL:NASDAQ, AAPL:xnas), else
+ * undefined: what comes before is no exchange TradingView names, and what comes after is a market.
+ */
+export function marketAfterTicker(before: string, after: string): string | undefined {
+  const exchange = before.toUpperCase();
+  const market = after.trim().toUpperCase();
+  if (EXCHANGE_PREFIXES.has(exchange) || !(MARKET_SUFFIXES.has(market) || EXCHANGE_PREFIXES.has(market))) {
+    return undefined;
+  }
+  return (
+    `${before}:${after.trim()} names the market after the ticker, as Bloomberg, Google Finance and Saxo write it; ` +
+    `read with the exchange first, as TradingView writes NASDAQ:AAPL, it would be the ticker ${market}: ` +
+    `send ${exchange}, alone or with its exchange first`
+  );
+}
