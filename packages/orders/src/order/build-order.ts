@@ -13,7 +13,8 @@ import {
 import { NO_SYMBOL, OrderValidationError, refuse } from '../errors.ts';
 import { toNumber } from '../expression/evaluate.ts';
 import { continuousLookalike, DATED, isContractExpired } from '../symbols/future.ts';
-import { isClassCompatible, parseSymbol, writtenSymbol } from '../symbols/parse-symbol.ts';
+import { decoratedPairName } from '../symbols/pair.ts';
+import { isClassCompatible, parseSymbol, symbolAfterExchange, writtenSymbol } from '../symbols/parse-symbol.ts';
 import type { ParsedSymbol } from '../symbols/parsed-symbol.ts';
 import type { Duration, Order, OrderAction, OrderClass, OrderLeg, OrderType, Provider } from '../types.ts';
 import type { LegFieldName } from './indexed-legs.ts';
@@ -230,6 +231,21 @@ function expiredContract(parsed: ParsedSymbol, text: string, now: number): strin
   );
 }
 
+/**
+ * Why a pair with a trading server's suffix (EURUSD.pro, XAUUSD.m) is refused where the broker does
+ * not take its server's names: read as a ticker, it would go as a stock order.
+ */
+function serverName(text: string, provider: Provider | undefined): string | undefined {
+  if (provider?.reference.symbol?.serverNames) return undefined;
+  const written = symbolAfterExchange(text);
+  const decorated = decoratedPairName(written);
+  if (!decorated) return undefined;
+  return (
+    `${written} is the pair ${decorated.pair} with "${decorated.suffix}", a suffix MetaTrader and cTrader servers add to ` +
+    `their names; send ${decorated.pair} (only MetaTrader and cTrader brokers take their server's names)`
+  );
+}
+
 function resolveSymbol(
   text: string,
   explicit: OrderClass | undefined,
@@ -245,6 +261,8 @@ function resolveSymbol(
   if (continuous) throw refuse(field, continuous);
   const expired = asFuture && opening ? expiredContract(parsed, text, context.now()) : undefined;
   if (expired) throw refuse(field, expired);
+  const decorated = parsed.parts.kind === 'ticker' ? serverName(text, context.provider) : undefined;
+  if (decorated) throw refuse(field, decorated);
   if (explicit !== undefined) {
     // A 1 or 2 digit year reads a contract month into names that are none: B3's ABEV3 (Ambev) and
     // PFIZ34 (a BDR). An explicit class other than future says which it is; a 4-digit year does not yield.

@@ -63,8 +63,13 @@ export function exchangePrefix(input: string): string | undefined {
  * (a CFD: HK50, EU50) is spelled, where the canonical form would read it as something else.
  */
 export function writtenSymbol(input: string): string {
+  return symbolAfterExchange(input).toUpperCase();
+}
+
+/** The symbol as written, letter case kept, without an exchange prefix: EURUSD.pro, where case tells a suffix (EURUSDm). */
+export function symbolAfterExchange(input: string): string {
   const text = input.trim();
-  return (EXCHANGE.exec(text)?.[2] ?? text).trim().toUpperCase();
+  return (EXCHANGE.exec(text)?.[2] ?? text).trim();
 }
 
 function recognize(symbol: string, now: number, field: string): ParsedSymbol {
