@@ -1393,6 +1393,10 @@ describe('normalizeOrder names a JSON number written with a comma', () => {
     ['{"symbol":"AAPL","action":"buy","quantity":1,000}', 'quantity', '1,000'],
     ['{"symbol":"AAPL","action":"buy","quantity":1,5,"type":"market"}', 'quantity', '1,5'],
     ['{"symbol":"AAPL","action":"buy","quantity":1, "limit_price": 1,234.50 }', 'limit_price', '1,234.50'],
+    // Points grouping thousands, as German text writes them: the parser's words hid it, and the refusal
+    // sent the sender to the playground's repair, as if a quote or comma were amiss.
+    ['{"symbol":"AAPL","action":"buy","quantity":1.000.000}', 'quantity', '1.000.000'],
+    ['{"symbol":"AAPL","action":"buy","quantity":1,"limit_price":1.234.567,89}', 'limit_price', '1.234.567,89'],
   ])('%s', (text, field, value) => {
     expect(normalize(text)).toEqual({
       ok: false,
