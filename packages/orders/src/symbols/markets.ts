@@ -1,6 +1,6 @@
 // Market names around a ticker. TradingView writes the exchange first, NASDAQ:AAPL; Bloomberg
-// (AAPL:US, VOD:LN, 7203:JP), Google Finance (AAPL:NASDAQ, VOD:LON) and Saxo (AAPL:xnas) write the
-// market after it. Read TradingView's way, AAPL:US is the ticker US on an exchange named AAPL: another
+// (AAPL:US, VOD:LN, 7203:JP, and its terminal's AAPL US Equity), Google Finance (AAPL:NASDAQ, VOD:LON)
+// and Saxo (AAPL:xnas) write the market after it. Read TradingView's way, AAPL:US is the ticker US on an exchange named AAPL: another
 // company's order at a broker that goes by the ticker. A market name after the colon, with no
 // exchange known before it, is that other form.
 
@@ -42,4 +42,22 @@ export function marketAfterTicker(before: string, after: string): string | undef
     `read with the exchange first, as TradingView writes NASDAQ:AAPL, it would be the ticker ${market}: ` +
     `send ${exchange}, alone or with its exchange first`
   );
+}
+
+/** Bloomberg's market sectors, the "yellow keys" that end its terminal's names: AAPL US Equity, ESZ4 Index. */
+const YELLOW_KEYS = /^(?:EQUITY|INDEX|CURNCY|COMDTY|CORP|GOVT|MTGE|MUNI|PFD|M-MKT)$/;
+const BLOOMBERG_CODE = /^[A-Z]{2}$/;
+
+/**
+ * Why a spaced name (upper-cased) is Bloomberg's, not a ticker, else undefined: AAPL US Equity, VOD LN,
+ * ESZ4 Index. A ticker sent so went on as "AAPL US EQUITY"; IBKR's share classes (BRK B) stay tickers.
+ */
+export function bloombergName(symbol: string): string | undefined {
+  const [ticker = '', ...rest] = symbol.split(/\s+/);
+  const last = rest.at(-1) ?? '';
+  const market = rest[0] ?? '';
+  const sector = YELLOW_KEYS.test(last);
+  const coded = BLOOMBERG_CODE.test(market) && MARKET_SUFFIXES.has(market);
+  if (!sector && !coded) return undefined;
+  return `${symbol} is Bloomberg's name, not a ticker; send ${ticker} as the broker names it, or with its exchange first (NASDAQ:AAPL)`;
 }

@@ -187,6 +187,26 @@ describe('parseSymbol', () => {
     );
   });
 
+  // Bloomberg's terminal names, ticker, market code and sector: "AAPL US Equity" went on as the ticker "AAPL US EQUITY".
+  it.each([
+    ['AAPL US Equity', 'AAPL'],
+    ['VOD LN', 'VOD'],
+    ['ESZ4 Index', 'ESZ4'],
+    ['eurusd curncy', 'EURUSD'],
+  ])('refuses %s, a Bloomberg name', (symbol, ticker) => {
+    expect(() => parse(symbol)).toThrow(
+      new OrderValidationError(
+        'symbol',
+        `symbol: ${symbol.toUpperCase()} is Bloomberg's name, not a ticker; send ${ticker} as the broker names it, ` +
+          'or with its exchange first (NASDAQ:AAPL)',
+      ),
+    );
+  });
+
+  it("keeps IBKR's share class with a space, BRK B", () => {
+    expect(parse('BRK B')).toMatchObject({ canonical: 'BRK B', class: 'stock' });
+  });
+
   it.each([
     ['NYSE:SE', 'SE', 'NYSE'],
     ['XETR:SAP', 'SAP', 'XETR'],

@@ -8,7 +8,7 @@
 import { OrderValidationError, quoteCharacter } from '../errors.ts';
 import type { OrderClass } from '../types.ts';
 import { continuousLookalike, parseFuture } from './future.ts';
-import { marketAfterTicker } from './markets.ts';
+import { bloombergName, marketAfterTicker } from './markets.ts';
 import { parseOption } from './option.ts';
 import { parsePair, perpetualPairName } from './pair.ts';
 import type { ParsedSymbol } from './parsed-symbol.ts';
@@ -89,7 +89,7 @@ function recognize(symbol: string, now: number, field: string): ParsedSymbol {
     // The caret stays: without it "^AQ0" would read back as a future.
     return { canonical: symbol, class: 'index', recognized: true, parts: { kind: 'ticker', ticker: symbol.slice(1) } };
   }
-  const other = otherPlatformsName(symbol);
+  const other = otherPlatformsName(symbol) ?? (symbol.includes(' ') ? bloombergName(symbol) : undefined);
   if (other) throw new OrderValidationError(field, `${field}: ${other}`);
   return { canonical: symbol, class: 'stock', recognized: false, parts: { kind: 'ticker', ticker: symbol } };
 }
