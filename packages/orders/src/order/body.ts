@@ -25,7 +25,15 @@ export function readBody(input: unknown): Fields {
   }
   const body = copyFields(value, 'body');
   if (!body)
-    throw refuseBody(isListOfOrders(value) ? SEVERAL_REFUSAL : encodedTwice(value) ? TWICE : 'must be a JSON object');
+    throw refuseBody(
+      isListOfOrders(value)
+        ? SEVERAL_REFUSAL
+        : isOneInList(value)
+          ? LIST
+          : encodedTwice(value)
+            ? TWICE
+            : 'must be a JSON object',
+    );
   if (typeof input === 'string') {
     // JSON.parse keeps the last of two equal keys: {"action": "buy", …, "action": "sell"} would sell.
     const twice = duplicateKey(input);
@@ -44,6 +52,14 @@ export function readBody(input: unknown): Fields {
 function isListOfOrders(value: unknown): boolean {
   return Array.isArray(value) && value.length > 1 && value.every((item) => typeof item === 'object' && item !== null);
 }
+
+/** `[{…}]`: one order inside an array, as Zapier's Webhooks send it with "Wrap Request In Array" on. */
+function isOneInList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 1 && typeof value[0] === 'object' && value[0] !== null;
+}
+
+const LIST =
+  'must be a JSON object, not an array holding one: send the object itself (in Zapier, Wrap Request In Array: No)';
 
 const TWICE =
   'must be a JSON object, not a JSON string holding one: the order was encoded twice (JSON.stringify of JSON text); send the object itself';

@@ -1271,7 +1271,8 @@ describe('normalizeOrder refuses a key given twice in the JSON text', () => {
   });
 
   it('says a body that is no object is no object, whatever keys it repeats', () => {
-    expect(normalize('[{"a":1,"a":2}]')).toEqual({
+    expect(normalize('[{"a":1,"a":2}]')).toEqual({ ok: false, error: { field: 'body', message: ONE_IN_LIST } });
+    expect(normalize('[1,{"a":1,"a":2}]')).toEqual({
       ok: false,
       error: { field: 'body', message: 'body: must be a JSON object' },
     });
@@ -1284,6 +1285,9 @@ describe('normalizeOrder refuses a key given twice in the JSON text', () => {
     expect(normalize(text).ok).toBe(true);
   });
 });
+
+const ONE_IN_LIST =
+  'body: must be a JSON object, not an array holding one: send the object itself (in Zapier, Wrap Request In Array: No)';
 
 describe('normalizeOrder refuses several orders in one body', () => {
   // One signal is one order: two in one alert (a line each, or joined by a comma) were answered
@@ -1304,9 +1308,12 @@ describe('normalizeOrder refuses several orders in one body', () => {
     ];
     expect(normalize(JSON.stringify(list))).toEqual({ ok: false, error: { field: 'body', message } });
     expect(normalize(list)).toEqual({ ok: false, error: { field: 'body', message } });
-    expect(normalize([list[0]])).toEqual({
+    // One order in an array, as Zapier's Webhooks send it with Wrap Request In Array on, was told only
+    // "must be a JSON object", which the sender's order is.
+    expect(normalize([list[0]])).toEqual({ ok: false, error: { field: 'body', message: ONE_IN_LIST } });
+    expect(normalize(`[${JSON.stringify(list[0])}]`)).toEqual({
       ok: false,
-      error: { field: 'body', message: 'body: must be a JSON object' },
+      error: { field: 'body', message: ONE_IN_LIST },
     });
   });
 
