@@ -27,12 +27,20 @@ const MARKET_SUFFIXES: ReadonlySet<string> = new Set([
   'XNAS', 'XNYS', 'ARCX', 'XASE', 'XFRA', 'XLON', 'XPAR', 'XAMS', 'XMIL', 'XMAD', 'XSWX', 'XSTO', 'XCSE', 'XHEL', 'XOSL', 'XTSE', 'XASX', 'XHKG', 'XTKS', 'XSES', 'XKRX', 'XNSE', 'XBOM', 'XCME', 'XCBT', 'XNYM', 'XEUR', 'XCBF',
 ]);
 
+/** TradingView's {{exchange}} marks delayed data with _DL or _DLY (NYMEX_DL:CL1!): the exchange is the same one. */
+const DELAYED = /(?<=.)_DLY?$/;
+
+/** An exchange prefix as TradingView writes it, upper-cased, without its delayed-data mark: NYMEX_DL → NYMEX. */
+export function exchangeName(prefix: string): string {
+  return prefix.toUpperCase().replace(DELAYED, '');
+}
+
 /**
  * Why `before:after` names its market after the ticker (AAPL:US, AAPL:NASDAQ, AAPL:xnas), else
  * undefined: what comes before is no exchange TradingView names, and what comes after is a market.
  */
 export function marketAfterTicker(before: string, after: string): string | undefined {
-  const exchange = before.toUpperCase();
+  const exchange = exchangeName(before);
   const market = after.trim().toUpperCase();
   if (EXCHANGE_PREFIXES.has(exchange) || !(MARKET_SUFFIXES.has(market) || EXCHANGE_PREFIXES.has(market))) {
     return undefined;

@@ -213,6 +213,10 @@ describe('parseSymbol', () => {
     ['SP:SPX', 'SPX', 'SP'],
     ['NASDAQ:US', 'US', 'NASDAQ'],
     ['MYBROKER:AAPL', 'AAPL', 'MYBROKER'],
+    // TradingView's {{exchange}} for delayed data: the exchange is the same (Rithmic has no NYMEX_DL route).
+    ['NYMEX_DL:CL1!', 'CL1!', 'NYMEX'],
+    ['CME_MINI_DL:ES1!', 'ES1!', 'CME_MINI'],
+    ['NASDAQ_DLY:US', 'US', 'NASDAQ'],
   ])('keeps %s, a ticker after its exchange', (symbol, canonical, exchange) => {
     expect(parse(symbol)).toMatchObject({ canonical, exchange });
   });

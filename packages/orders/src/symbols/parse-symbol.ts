@@ -8,7 +8,7 @@
 import { OrderValidationError, quoteCharacter } from '../errors.ts';
 import type { OrderClass } from '../types.ts';
 import { continuousLookalike, parseFuture } from './future.ts';
-import { bloombergName, marketAfterTicker } from './markets.ts';
+import { bloombergName, exchangeName, marketAfterTicker } from './markets.ts';
 import { parseOption } from './option.ts';
 import { parsePair, perpetualPairName } from './pair.ts';
 import type { ParsedSymbol } from './parsed-symbol.ts';
@@ -53,9 +53,10 @@ export function parseSymbol(input: string, options: ParseSymbolOptions = {}): Pa
   return exchange ? { ...parsed, exchange } : parsed;
 }
 
-/** The exchange prefix of a symbol as TradingView writes it (NASDAQ:AAPL → NASDAQ), upper-cased. */
+/** The exchange prefix of a symbol as TradingView writes it (NASDAQ:AAPL, NYMEX_DL:CL1! → NASDAQ, NYMEX). */
 export function exchangePrefix(input: string): string | undefined {
-  return EXCHANGE.exec(input.trim())?.[1]?.toUpperCase();
+  const prefix = EXCHANGE.exec(input.trim())?.[1];
+  return prefix === undefined ? undefined : exchangeName(prefix);
 }
 
 /**
