@@ -4,6 +4,7 @@
 // for the schema to refuse at a glance, so nested junk costs nothing. Null means "not given".
 import { OrderValidationError } from '../errors.ts';
 import { SEVERAL_REFUSAL, whyNotJson } from './not-json.ts';
+import { RAW_ORDER_FIELDS } from './raw-schema.ts';
 
 /** 64 KiB: the hook's body limit in bytes, and this reader's in characters. */
 export const MAX_BODY_LENGTH = 65_536;
@@ -39,6 +40,13 @@ export function readBody(input: unknown): Fields {
     const twice = duplicateKey(input);
     if (twice !== undefined) throw new OrderValidationError(twice, `${twice}: given twice`);
   }
+  const wrapper = wrapperOf(body);
+  if (wrapper !== undefined) {
+    throw new OrderValidationError(
+      wrapper,
+      `${wrapper}: unknown field (the order's fields go at the top level: send the object inside "${wrapper}" itself)`,
+    );
+  }
   if (Array.isArray(body.legs)) {
     if (body.legs.length > 64) throw new OrderValidationError('legs', 'legs: too many legs');
     body.legs = body.legs.map((leg: unknown, i) => copyFields(leg, `legs[${i}]`) ?? leg);
@@ -46,6 +54,21 @@ export function readBody(input: unknown): Fields {
   const extra = copyFields(body.extra, 'extra', false);
   if (extra) body.extra = extra;
   return body;
+}
+
+const ORDER_FIELDS: ReadonlySet<string> = new Set(RAW_ORDER_FIELDS);
+
+/**
+ * `{"order": {"symbol": …}}`: an order wrapped in a field of its own, as a script or a tool's
+ * template nests it (`data`, `alert`, `payload`): the field the order sits in, else undefined.
+ */
+function wrapperOf(body: Fields): string | undefined {
+  if (body.symbol !== undefined || body.legs !== undefined) return undefined;
+  return Object.keys(body).find((key) => {
+    const inner = body[key];
+    if (ORDER_FIELDS.has(key) || typeof inner !== 'object' || inner === null || Array.isArray(inner)) return false;
+    return Object.hasOwn(inner, 'symbol') || Object.hasOwn(inner, 'legs');
+  });
 }
 
 /** `[{…}, {…}]`: several orders in one body, as a list. */

@@ -1214,6 +1214,28 @@ describe('normalizeOrder hints at the field another product names otherwise', ()
       error: { field: 'legs[0].sl', message: 'legs[0].sl: unknown field' },
     });
   });
+
+  // A script's or tool's template nesting the order ({"order": {…}}, {"data": {…}}) was told only
+  // "order: unknown field", as if the field were mistyped.
+  it.each([
+    ['{"order":{"symbol":"AAPL","action":"buy","quantity":1}}', 'order'],
+    ['{"secret":"k","data":{"legs":[],"quantity":1}}', 'data'],
+  ])('says where an order wrapped in a field goes: %s', (text, wrapper) => {
+    expect(normalize(text)).toEqual({
+      ok: false,
+      error: {
+        field: wrapper,
+        message: `${wrapper}: unknown field (the order's fields go at the top level: send the object inside "${wrapper}" itself)`,
+      },
+    });
+  });
+
+  it('names an unknown object field beside an order as before', () => {
+    expect(normalize({ meta: { symbol: 'X' }, symbol: 'AAPL', action: 'buy', quantity: 1 })).toEqual({
+      ok: false,
+      error: { field: 'meta', message: 'meta: unknown field' },
+    });
+  });
 });
 
 describe('normalizeOrder words every refusal itself', () => {
