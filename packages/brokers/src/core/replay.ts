@@ -77,10 +77,10 @@ export interface ReplayTarget {
 }
 
 /**
- * The clock a fixture's signal is read with: brokers' published examples date from late 2024 on
- * (Rithmic's ESZ4), and read today their contracts would be refused as expired.
+ * The clock a fixture's signal is read with: brokers' published examples date from 2024 on
+ * (Tradier's SPY240119 options, Rithmic's ESZ4), and read today they would be refused as expired.
  */
-const PUBLISHED_AT = (): number => Date.UTC(2024, 10, 1);
+export const PUBLISHED_AT = (): number => Date.UTC(2024, 0, 2);
 
 /** Runs one call of a fixture case through the adapter (and, for findOrder, the core route choice). */
 export async function runCall(call: ReplayCall, input: CallInput, target: ReplayTarget): Promise<unknown> {

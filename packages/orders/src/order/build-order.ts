@@ -13,6 +13,7 @@ import {
 import { NO_SYMBOL, OrderValidationError, refuse } from '../errors.ts';
 import { toNumber } from '../expression/evaluate.ts';
 import { continuousLookalike, DATED, isContractExpired } from '../symbols/future.ts';
+import { isOptionExpired } from '../symbols/option.ts';
 import { decoratedPairName } from '../symbols/pair.ts';
 import { isClassCompatible, parseSymbol, symbolAfterExchange, writtenSymbol } from '../symbols/parse-symbol.ts';
 import type { ParsedSymbol } from '../symbols/parsed-symbol.ts';
@@ -114,7 +115,7 @@ interface Main {
 function single(raw: RawOrder, context: BuildContext): Main {
   if (raw.symbol === undefined || raw.symbol.trim() === '') throw new OrderValidationError('symbol', NO_SYMBOL);
   if (raw.action === undefined) throw refuse('action', 'required');
-  const opening = !isExitAction(raw.action);
+  const opening = opens(raw.action);
   const { symbol, orderClass, exchange } = resolveSymbol(raw.symbol, raw.class, 'symbol', 'class', context, opening);
   checkAction(raw.action, orderClass, 'action');
   const quantity = raw.quantity === undefined ? undefined : toNumber(raw.quantity, 'quantity');
@@ -162,7 +163,7 @@ function buildLeg(leg: RawLeg, index: number, raw: RawOrder, context: BuildConte
     name('symbol'),
     classField,
     context,
-    true,
+    opens(leg.action),
   );
   checkAction(leg.action, orderClass, name('action'));
   const quantityField = leg.quantity !== undefined ? name('quantity') : 'quantity';
@@ -212,12 +213,21 @@ function contractMonth({ root, month, year }: { root: string; month: number; yea
 }
 
 /**
- * Why a dated contract that has stopped trading is refused: no broker fills it, and a 1 or 2 digit
- * year read so may be a ticker (B3's ABEV3 reads as October 2023). A close or cancel passes: it opens nothing.
+ * Why a dated contract or an option that has stopped trading is refused: no broker fills it, and a 1
+ * or 2 digit year read so may be a ticker (B3's ABEV3 reads as October 2023). A close or cancel passes: it opens nothing.
  */
+/** Whether an order may open a position: a close, cancel or an option's *_to_close of an expired contract passes. */
+function opens(action: OrderAction): boolean {
+  return !isExitAction(action) && action !== 'buy_to_close' && action !== 'sell_to_close';
+}
+
 function expiredContract(parsed: ParsedSymbol, text: string, now: number): string | undefined {
-  if (parsed.parts.kind !== 'future' || !isContractExpired(parsed.parts, now)) return undefined;
   const written = writtenSymbol(text);
+  if (parsed.parts.kind === 'option' && isOptionExpired(parsed.parts.expiry, now)) {
+    const { root, right, strike, expiry } = parsed.parts;
+    return `${written} (${root} ${right === 'C' ? 'call' : 'put'} ${strike}, expiring ${expiry}) has expired; send an expiry still ahead`;
+  }
+  if (parsed.parts.kind !== 'future' || !isContractExpired(parsed.parts, now)) return undefined;
   const shortYear = (DATED.exec(written)?.[3]?.length ?? 4) < 4;
   const month = `(${contractMonth(parsed.parts)})`;
   const read =
@@ -259,7 +269,8 @@ function resolveSymbol(
   const asFuture = explicit === undefined || explicit === 'future';
   const continuous = asFuture ? ambiguousFuture(parsed, text) : undefined;
   if (continuous) throw refuse(field, continuous);
-  const expired = asFuture && opening ? expiredContract(parsed, text, context.now()) : undefined;
+  const ownClass = explicit === undefined || explicit === parsed.class;
+  const expired = ownClass && opening ? expiredContract(parsed, text, context.now()) : undefined;
   if (expired) throw refuse(field, expired);
   const decorated = parsed.parts.kind === 'ticker' ? serverName(text, context.provider) : undefined;
   if (decorated) throw refuse(field, decorated);

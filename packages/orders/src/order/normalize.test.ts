@@ -352,6 +352,31 @@ describe('normalizeOrder refuses a dated contract that has expired', () => {
     }
   });
 
+  // An option past its expiry day went to the broker too (the clock is June 15th 2025).
+  it.each([
+    [
+      'AAPL  240119C00150000',
+      'symbol: AAPL  240119C00150000 (AAPL call 150, expiring 2024-01-19) has expired; send an expiry still ahead',
+    ],
+    [
+      'SPY250613P450.5',
+      'symbol: SPY250613P450.5 (SPY put 450.5, expiring 2025-06-13) has expired; send an expiry still ahead',
+    ],
+  ])('%s, an option', (symbol, message) => {
+    expect(normalize({ symbol, action: 'buy_to_open', quantity: 1 })).toEqual({
+      ok: false,
+      error: { field: 'symbol', message },
+    });
+    // Closing it opens nothing: it passes, as a close of a future does.
+    expect(normalize({ symbol, action: 'sell_to_close', quantity: 1 })).toMatchObject({ ok: true });
+  });
+
+  it('takes an option on its expiry day and the day after, wherever the exchange is', () => {
+    for (const symbol of ['SPY250615C500', 'SPY250614C500']) {
+      expect(normalize({ symbol, action: 'buy_to_open', quantity: 1 })).toMatchObject({ ok: true });
+    }
+  });
+
   it('leaves a CFD or a ticker given its class as written', () => {
     for (const [symbol, orderClass] of [
       ['ESZ24', 'cfd'],
@@ -737,7 +762,7 @@ describe('normalizeOrder refuses', () => {
     ['a limit price on a close', { symbol: 'AAPL', action: 'close', limit_price: 105 }, 'limit_price'],
     ['a stop price on a close', { symbol: 'AAPL', action: 'close', type: 'stop', stop_price: 95 }, 'stop_price'],
     ['a limit type on a close', { symbol: 'AAPL', action: 'close', type: 'limit' }, 'type'],
-    ['a stock action for an option', { symbol: 'AAPL240119C150', action: 'buy', quantity: 1 }, 'action'],
+    ['a stock action for an option', { symbol: 'AAPL271217C150', action: 'buy', quantity: 1 }, 'action'],
     ['an option action for a stock', { symbol: 'AAPL', action: 'buy_to_open', quantity: 1 }, 'action'],
     [
       'a class contradicting the symbol',
