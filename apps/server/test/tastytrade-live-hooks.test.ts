@@ -45,7 +45,7 @@ const entryOf = (body: Record<string, unknown> | undefined) =>
 describe('tastytrade: a live hook per class', () => {
   it.each([
     ['stock', { symbol: 'AAPL', action: 'buy', quantity: 3 }, 'Equity'],
-    ['option', { symbol: 'AAPL260618C200', action: 'buy_to_open', quantity: 1, limit_price: 4.1 }, 'Equity Option'],
+    ['option', { symbol: 'AAPL280616C200', action: 'buy_to_open', quantity: 1, limit_price: 4.1 }, 'Equity Option'],
     ['future', { symbol: 'ESZ2026', action: 'sell', quantity: 1, limit_price: 5500, class: 'future' }, 'Future'],
     ['crypto', { symbol: 'BTCUSD', action: 'buy', quantity: 0.01 }, 'Cryptocurrency'],
     [

@@ -91,10 +91,10 @@ describe('zerodha: a live hook per class', () => {
       status: 'ExecutionError',
       message: 'Zerodha: Price should be a multiple of tick size 0.05.',
     });
-    const occ = await postSignal(t, shortKey, { symbol: 'NIFTY260625C24000', action: 'buy_to_open', quantity: 75 });
+    const occ = await postSignal(t, shortKey, { symbol: 'NIFTY280629C24000', action: 'buy_to_open', quantity: 75 });
     expect(occ.json()).toMatchObject({
       message:
-        'Zerodha: NIFTY 260625C24000000: give the option as Kite lists it (NFO:NIFTY27JUN24000CE), not in OCC form',
+        'Zerodha: NIFTY 280629C24000000: give the option as Kite lists it (NFO:NIFTY27JUN24000CE), not in OCC form',
     });
   });
 

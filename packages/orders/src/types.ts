@@ -159,6 +159,11 @@ export interface ParameterReference {
   examplesBranch?: string[];
   examplesAccount?: string[];
   examplesComment?: string;
+  /**
+   * Only on symbol: the broker takes its trading server's own names, suffix and all (MetaTrader's
+   * EURUSD.pro, XAUUSD.m). Elsewhere a pair with such a suffix is refused, naming the pair to send.
+   */
+  serverNames?: boolean;
 }
 
 /** A parameter absent from the reference is not supported by the provider. */

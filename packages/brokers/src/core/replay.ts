@@ -76,10 +76,17 @@ export interface ReplayTarget {
   accountId: string;
 }
 
+/**
+ * The clock a fixture's signal is read with: brokers' published examples date from 2024 on
+ * (Tradier's SPY240119 options, Rithmic's ESZ4), and read today they would be refused as expired.
+ */
+export const PUBLISHED_AT = (): number => Date.UTC(2024, 0, 2);
+
 /** Runs one call of a fixture case through the adapter (and, for findOrder, the core route choice). */
 export async function runCall(call: ReplayCall, input: CallInput, target: ReplayTarget): Promise<unknown> {
   const { broker, ctx, session, accountId } = target;
-  const order = input.signal ? normalizeOrderOrThrow(input.signal, { provider: broker.descriptor }) : undefined;
+  const provider = broker.descriptor;
+  const order = input.signal ? normalizeOrderOrThrow(input.signal, { provider, now: PUBLISHED_AT }) : undefined;
   const sentAt = typeof input.sentAt === 'string' ? Date.parse(input.sentAt) : input.sentAt;
   switch (call) {
     case 'placeOrder':

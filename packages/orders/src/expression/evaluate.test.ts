@@ -34,6 +34,10 @@ describe('evaluateExpression', () => {
     [' 101.5 ', 101.5],
     ['.5', 0.5],
     ['5.', 5],
+    // TradingView writes its values fixed-point with a decimal point ({{strategy.order.contracts}} of a
+    // crypto strategy: 1.000, 0.500); a point is never a thousands separator here.
+    ['1.000', 1],
+    ['2.125', 2.125],
     ['1e3', 1000],
     ['2.5E-1', 0.25],
     ['101.5 * 1.01', 102.515],
@@ -112,6 +116,11 @@ describe('evaluateExpression', () => {
     // A space grouping thousands, as French or Swiss text writes "1 000" (a no-break space too).
     ['1 000', `limit_price: unexpected "000" at position 2: ${COMMA}`],
     ['12\u202f345.50', `limit_price: unexpected "345.50" at position 3: ${COMMA}`],
+    // Points grouping thousands, as German text writes "1.000.000": the second point says so. One point
+    // alone ("1.000") is a decimal point, as TradingView's values and JSON write it: that reads 1.
+    ['1.000.000', `limit_price: unexpected ".000" at position 5: ${COMMA}`],
+    ['1.234.567,89', `limit_price: unexpected ".567" at position 5: ${COMMA}`],
+    ['1.000 .000', 'limit_price: unexpected ".000" at position 6'],
     ['10%', `limit_price: unexpected "%" at position 2: ${PERCENT}`],
     ['{{close}}', 'limit_price: placeholder {{close}} was not replaced by the sender at position 0'],
     ['{{close}} * 1.01', 'limit_price: placeholder {{close}} was not replaced by the sender at position 0'],

@@ -56,15 +56,17 @@ export function parseExpression(tokens: readonly Token[]): ExpressionNode {
       token.kind === ',' || groupsDigits(token) ? COMMA_HINT : undefined,
     );
   };
-  // "1 000", "12 345.50": a space (a no-break one too) grouping thousands, as French or Swiss text writes them.
+  // "1 000", "12 345.50": a space (a no-break one too) grouping thousands, as French or Swiss text writes them;
+  // "1.000.000", "1.234.567,89": points grouping them, as German text does (a second point is no decimal one).
   const groupsDigits = (token: Token): boolean => {
     const before = tokens[tokens.indexOf(token) - 1];
-    return (
-      token.kind === 'number' &&
-      /^\d{3}(?:\.\d*)?$/.test(token.text) &&
-      before?.kind === 'number' &&
-      /^\d{1,3}$/.test(before.text)
-    );
+    if (token.kind !== 'number' || before?.kind !== 'number') return false;
+    const spaced = /^\d{3}(?:\.\d*)?$/.test(token.text) && /^\d{1,3}$/.test(before.text);
+    const dotted =
+      /^\.\d{3}$/.test(token.text) &&
+      /^\d{1,3}\.\d{3}$/.test(before.text) &&
+      before.pos + before.text.length === token.pos;
+    return spaced || dotted;
   };
   const isOp = (token: Token, a: Operator, b: Operator): token is Token & { kind: 'operator'; op: Operator } =>
     token.kind === 'operator' && (token.op === a || token.op === b);

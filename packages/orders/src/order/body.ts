@@ -4,6 +4,7 @@
 // for the schema to refuse at a glance, so nested junk costs nothing. Null means "not given".
 import { OrderValidationError } from '../errors.ts';
 import { SEVERAL_REFUSAL, whyNotJson } from './not-json.ts';
+import { RAW_ORDER_FIELDS } from './raw-schema.ts';
 
 /** 64 KiB: the hook's body limit in bytes, and this reader's in characters. */
 export const MAX_BODY_LENGTH = 65_536;
@@ -25,11 +26,26 @@ export function readBody(input: unknown): Fields {
   }
   const body = copyFields(value, 'body');
   if (!body)
-    throw refuseBody(isListOfOrders(value) ? SEVERAL_REFUSAL : encodedTwice(value) ? TWICE : 'must be a JSON object');
+    throw refuseBody(
+      isListOfOrders(value)
+        ? SEVERAL_REFUSAL
+        : isOneInList(value)
+          ? LIST
+          : encodedTwice(value)
+            ? TWICE
+            : 'must be a JSON object',
+    );
   if (typeof input === 'string') {
     // JSON.parse keeps the last of two equal keys: {"action": "buy", …, "action": "sell"} would sell.
     const twice = duplicateKey(input);
     if (twice !== undefined) throw new OrderValidationError(twice, `${twice}: given twice`);
+  }
+  const wrapper = wrapperOf(body);
+  if (wrapper !== undefined) {
+    throw new OrderValidationError(
+      wrapper,
+      `${wrapper}: unknown field (the order's fields go at the top level: send the object inside "${wrapper}" itself)`,
+    );
   }
   if (Array.isArray(body.legs)) {
     if (body.legs.length > 64) throw new OrderValidationError('legs', 'legs: too many legs');
@@ -40,10 +56,33 @@ export function readBody(input: unknown): Fields {
   return body;
 }
 
+const ORDER_FIELDS: ReadonlySet<string> = new Set(RAW_ORDER_FIELDS);
+
+/**
+ * `{"order": {"symbol": …}}`: an order wrapped in a field of its own, as a script or a tool's
+ * template nests it (`data`, `alert`, `payload`): the field the order sits in, else undefined.
+ */
+function wrapperOf(body: Fields): string | undefined {
+  if (body.symbol !== undefined || body.legs !== undefined) return undefined;
+  return Object.keys(body).find((key) => {
+    const inner = body[key];
+    if (ORDER_FIELDS.has(key) || typeof inner !== 'object' || inner === null || Array.isArray(inner)) return false;
+    return Object.hasOwn(inner, 'symbol') || Object.hasOwn(inner, 'legs');
+  });
+}
+
 /** `[{…}, {…}]`: several orders in one body, as a list. */
 function isListOfOrders(value: unknown): boolean {
   return Array.isArray(value) && value.length > 1 && value.every((item) => typeof item === 'object' && item !== null);
 }
+
+/** `[{…}]`: one order inside an array, as Zapier's Webhooks send it with "Wrap Request In Array" on. */
+function isOneInList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 1 && typeof value[0] === 'object' && value[0] !== null;
+}
+
+const LIST =
+  'must be a JSON object, not an array holding one: send the object itself (in Zapier, Wrap Request In Array: No)';
 
 const TWICE =
   'must be a JSON object, not a JSON string holding one: the order was encoded twice (JSON.stringify of JSON text); send the object itself';

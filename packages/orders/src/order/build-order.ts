@@ -12,8 +12,10 @@ import {
 } from '../enumerations.ts';
 import { NO_SYMBOL, OrderValidationError, refuse } from '../errors.ts';
 import { toNumber } from '../expression/evaluate.ts';
-import { continuousLookalike, DATED } from '../symbols/future.ts';
-import { isClassCompatible, parseSymbol, writtenSymbol } from '../symbols/parse-symbol.ts';
+import { continuousLookalike, DATED, isContractExpired } from '../symbols/future.ts';
+import { isOptionExpired } from '../symbols/option.ts';
+import { decoratedPairName } from '../symbols/pair.ts';
+import { isClassCompatible, parseSymbol, symbolAfterExchange, writtenSymbol } from '../symbols/parse-symbol.ts';
 import type { ParsedSymbol } from '../symbols/parsed-symbol.ts';
 import type { Duration, Order, OrderAction, OrderClass, OrderLeg, OrderType, Provider } from '../types.ts';
 import type { LegFieldName } from './indexed-legs.ts';
@@ -113,7 +115,8 @@ interface Main {
 function single(raw: RawOrder, context: BuildContext): Main {
   if (raw.symbol === undefined || raw.symbol.trim() === '') throw new OrderValidationError('symbol', NO_SYMBOL);
   if (raw.action === undefined) throw refuse('action', 'required');
-  const { symbol, orderClass, exchange } = resolveSymbol(raw.symbol, raw.class, 'symbol', 'class', context);
+  const opening = opens(raw.action);
+  const { symbol, orderClass, exchange } = resolveSymbol(raw.symbol, raw.class, 'symbol', 'class', context, opening);
   checkAction(raw.action, orderClass, 'action');
   const quantity = raw.quantity === undefined ? undefined : toNumber(raw.quantity, 'quantity');
   if (quantity === undefined && !isExitAction(raw.action)) throw refuse('quantity', 'required');
@@ -154,7 +157,14 @@ function buildLeg(leg: RawLeg, index: number, raw: RawOrder, context: BuildConte
   if (leg.action === undefined) throw refuse(name('action'), 'required');
   if (isExitAction(leg.action)) throw refuse(name('action'), `${leg.action} is not a leg action`);
   const classField = leg.class !== undefined ? name('class') : 'class';
-  const { symbol, orderClass } = resolveSymbol(leg.symbol, leg.class ?? raw.class, name('symbol'), classField, context);
+  const { symbol, orderClass } = resolveSymbol(
+    leg.symbol,
+    leg.class ?? raw.class,
+    name('symbol'),
+    classField,
+    context,
+    opens(leg.action),
+  );
   checkAction(leg.action, orderClass, name('action'));
   const quantityField = leg.quantity !== undefined ? name('quantity') : 'quantity';
   const quantityValue = leg.quantity ?? raw.quantity;
@@ -190,12 +200,59 @@ function ambiguousFuture(parsed: ParsedSymbol, text: string): string | undefined
       `write ${continuous} for the continuous contract, or give "class": "stock" for the ticker`
     );
   }
-  const { root, month, year } = parsed.parts;
-  const named = new Date(Date.UTC(year, month - 1)).toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
   return (
     `${written} reads two ways, as the continuous contract ${continuous} without its "!" or as ${parsed.canonical} ` +
-    `(root ${root}, ${named} ${year}); write ${continuous} for the continuous contract, give a dated contract a 2 or 4 digit year, ` +
+    `(${contractMonth(parsed.parts)}); write ${continuous} for the continuous contract, give a dated contract a 2 or 4 digit year, ` +
     'or give "class": "stock" for a ticker'
+  );
+}
+
+function contractMonth({ root, month, year }: { root: string; month: number; year: number }): string {
+  const named = new Date(Date.UTC(year, month - 1)).toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
+  return `root ${root}, ${named} ${year}`;
+}
+
+/**
+ * Why a dated contract or an option that has stopped trading is refused: no broker fills it, and a 1
+ * or 2 digit year read so may be a ticker (B3's ABEV3 reads as October 2023). A close or cancel passes: it opens nothing.
+ */
+/** Whether an order may open a position: a close, cancel or an option's *_to_close of an expired contract passes. */
+function opens(action: OrderAction): boolean {
+  return !isExitAction(action) && action !== 'buy_to_close' && action !== 'sell_to_close';
+}
+
+function expiredContract(parsed: ParsedSymbol, text: string, now: number): string | undefined {
+  const written = writtenSymbol(text);
+  if (parsed.parts.kind === 'option' && isOptionExpired(parsed.parts.expiry, now)) {
+    const { root, right, strike, expiry } = parsed.parts;
+    return `${written} (${root} ${right === 'C' ? 'call' : 'put'} ${strike}, expiring ${expiry}) has expired; send an expiry still ahead`;
+  }
+  if (parsed.parts.kind !== 'future' || !isContractExpired(parsed.parts, now)) return undefined;
+  const shortYear = (DATED.exec(written)?.[3]?.length ?? 4) < 4;
+  const month = `(${contractMonth(parsed.parts)})`;
+  const read =
+    written === parsed.canonical
+      ? `${written} ${month} has`
+      : `${written} reads as ${parsed.canonical} ${month}, which has`;
+  return (
+    `${read} expired; ` +
+    `send a contract month still trading, or ${parsed.parts.root}1! for the front month` +
+    (shortYear ? ', or give "class": "stock" for a ticker' : '')
+  );
+}
+
+/**
+ * Why a pair with a trading server's suffix (EURUSD.pro, XAUUSD.m) is refused where the broker does
+ * not take its server's names: read as a ticker, it would go as a stock order.
+ */
+function serverName(text: string, provider: Provider | undefined): string | undefined {
+  if (provider?.reference.symbol?.serverNames) return undefined;
+  const written = symbolAfterExchange(text);
+  const decorated = decoratedPairName(written);
+  if (!decorated) return undefined;
+  return (
+    `${written} is the pair ${decorated.pair} with "${decorated.suffix}", a suffix MetaTrader and cTrader servers add to ` +
+    `their names; send ${decorated.pair} (only MetaTrader and cTrader brokers take their server's names)`
   );
 }
 
@@ -205,11 +262,18 @@ function resolveSymbol(
   field: string,
   classField: string,
   context: BuildContext,
+  opening: boolean,
 ): { symbol: string; orderClass: OrderClass; exchange?: string } {
   const parsed = parseSymbol(text, { now: context.now, field });
   const exchange = parsed.exchange ? { exchange: parsed.exchange } : {};
-  const continuous = explicit === undefined || explicit === 'future' ? ambiguousFuture(parsed, text) : undefined;
+  const asFuture = explicit === undefined || explicit === 'future';
+  const continuous = asFuture ? ambiguousFuture(parsed, text) : undefined;
   if (continuous) throw refuse(field, continuous);
+  const ownClass = explicit === undefined || explicit === parsed.class;
+  const expired = ownClass && opening ? expiredContract(parsed, text, context.now()) : undefined;
+  if (expired) throw refuse(field, expired);
+  const decorated = parsed.parts.kind === 'ticker' ? serverName(text, context.provider) : undefined;
+  if (decorated) throw refuse(field, decorated);
   if (explicit !== undefined) {
     // A 1 or 2 digit year reads a contract month into names that are none: B3's ABEV3 (Ambev) and
     // PFIZ34 (a BDR). An explicit class other than future says which it is; a 4-digit year does not yield.

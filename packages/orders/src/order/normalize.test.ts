@@ -279,9 +279,115 @@ describe('normalizeOrder takes an explicit class over a short-year contract read
     ]);
   });
 
-  it('still reads them as contracts without a class', () => {
-    const result = normalize({ symbol: 'ABEV3', action: 'buy', quantity: 1 });
-    expect(result.ok && [result.order.symbol, result.order.class]).toEqual(['ABEV2023', 'future']);
+  it('still reads them as contracts without a class: ABEV3 is October 2023, expired, so it says how to send the ticker', () => {
+    expect(normalize({ symbol: 'ABEV3', action: 'buy', quantity: 1 })).toEqual({
+      ok: false,
+      error: {
+        field: 'symbol',
+        message:
+          'symbol: ABEV3 reads as ABEV2023 (root ABE, October 2023), which has expired; send a contract month still ' +
+          'trading, or ABE1! for the front month, or give "class": "stock" for a ticker',
+      },
+    });
+  });
+});
+
+describe('normalizeOrder refuses a dated contract that has expired', () => {
+  // ESH2020 went to the broker as an order for a contract that stopped trading in March 2020.
+  // The clock is June 15th 2025: a contract's month over (and a day past it), it trades nowhere.
+  it.each([
+    [
+      'ESH2020',
+      'symbol: ESH2020 (root ES, March 2020) has expired; send a contract month still trading, or ES1! for the front month',
+    ],
+    ['CME_MINI:ESM2025', undefined],
+    [
+      'CME_MINI:ESK2025',
+      'symbol: ESK2025 (root ES, May 2025) has expired; send a contract month still trading, or ES1! for the front month',
+    ],
+    [
+      'ESZ24',
+      'symbol: ESZ24 reads as ESZ2024 (root ES, December 2024), which has expired; send a contract month still trading, ' +
+        'or ES1! for the front month, or give "class": "stock" for a ticker',
+    ],
+    [
+      '/CLZ4',
+      'symbol: /CLZ4 reads as CLZ2024 (root CL, December 2024), which has expired; send a contract month still trading, or CL1! for the front month, or give "class": "stock" for a ticker',
+    ],
+  ])('%s', (symbol, message) => {
+    for (const input of [
+      { symbol, action: 'buy', quantity: 1 },
+      { symbol, class: 'future', action: 'sell', quantity: 1, limit_price: 5000 },
+    ]) {
+      expect(normalize(input)).toEqual(
+        message ? { ok: false, error: { field: 'symbol', message } } : expect.objectContaining({ ok: true }),
+      );
+    }
+  });
+
+  it('names a leg', () => {
+    const legs = [
+      { symbol: 'ESU2025', action: 'buy' },
+      { symbol: 'ESH2025', action: 'sell' },
+    ];
+    expect(normalize({ legs, quantity: 1 })).toMatchObject({
+      ok: false,
+      error: {
+        field: 'legs[1].symbol',
+        message: expect.stringMatching(/^legs\[1\]\.symbol: ESH2025 \(root ES, March 2025\) has expired;/),
+      },
+    });
+  });
+
+  it('takes it up to a day past its month, and a close or cancel of it, which opens nothing', () => {
+    const lastDay = () => Date.UTC(2025, 5, 1, 23, 59);
+    expect(normalizeOrder({ symbol: 'ESK2025', action: 'buy', quantity: 1 }, { now: lastDay })).toMatchObject({
+      ok: true,
+    });
+    for (const action of ['close', 'cancel']) {
+      expect(normalize({ symbol: 'ESZ2024', action })).toMatchObject({
+        ok: true,
+        order: { symbol: 'ESZ2024', action },
+      });
+    }
+  });
+
+  // An option past its expiry day went to the broker too (the clock is June 15th 2025).
+  it.each([
+    [
+      'AAPL  240119C00150000',
+      'symbol: AAPL  240119C00150000 (AAPL call 150, expiring 2024-01-19) has expired; send an expiry still ahead',
+    ],
+    [
+      'SPY250613P450.5',
+      'symbol: SPY250613P450.5 (SPY put 450.5, expiring 2025-06-13) has expired; send an expiry still ahead',
+    ],
+  ])('%s, an option', (symbol, message) => {
+    expect(normalize({ symbol, action: 'buy_to_open', quantity: 1 })).toEqual({
+      ok: false,
+      error: { field: 'symbol', message },
+    });
+    // Closing it opens nothing: it passes, as a close of a future does.
+    expect(normalize({ symbol, action: 'sell_to_close', quantity: 1 })).toMatchObject({ ok: true });
+  });
+
+  it('takes an option on its expiry day and the day after, wherever the exchange is', () => {
+    for (const symbol of ['SPY250615C500', 'SPY250614C500']) {
+      expect(normalize({ symbol, action: 'buy_to_open', quantity: 1 })).toMatchObject({ ok: true });
+    }
+  });
+
+  it('leaves a CFD or a ticker given its class as written', () => {
+    for (const [symbol, orderClass] of [
+      ['ESZ24', 'cfd'],
+      ['ABEV3', 'stock'],
+      ['ESZ2024', 'cfd'],
+    ]) {
+      expect(normalize({ symbol, class: orderClass, action: 'buy', quantity: 1 })).toMatchObject({
+        ok: true,
+        order: { symbol },
+      });
+    }
   });
 });
 
@@ -656,7 +762,7 @@ describe('normalizeOrder refuses', () => {
     ['a limit price on a close', { symbol: 'AAPL', action: 'close', limit_price: 105 }, 'limit_price'],
     ['a stop price on a close', { symbol: 'AAPL', action: 'close', type: 'stop', stop_price: 95 }, 'stop_price'],
     ['a limit type on a close', { symbol: 'AAPL', action: 'close', type: 'limit' }, 'type'],
-    ['a stock action for an option', { symbol: 'AAPL240119C150', action: 'buy', quantity: 1 }, 'action'],
+    ['a stock action for an option', { symbol: 'AAPL271217C150', action: 'buy', quantity: 1 }, 'action'],
     ['an option action for a stock', { symbol: 'AAPL', action: 'buy_to_open', quantity: 1 }, 'action'],
     [
       'a class contradicting the symbol',
@@ -1133,6 +1239,28 @@ describe('normalizeOrder hints at the field another product names otherwise', ()
       error: { field: 'legs[0].sl', message: 'legs[0].sl: unknown field' },
     });
   });
+
+  // A script's or tool's template nesting the order ({"order": {…}}, {"data": {…}}) was told only
+  // "order: unknown field", as if the field were mistyped.
+  it.each([
+    ['{"order":{"symbol":"AAPL","action":"buy","quantity":1}}', 'order'],
+    ['{"secret":"k","data":{"legs":[],"quantity":1}}', 'data'],
+  ])('says where an order wrapped in a field goes: %s', (text, wrapper) => {
+    expect(normalize(text)).toEqual({
+      ok: false,
+      error: {
+        field: wrapper,
+        message: `${wrapper}: unknown field (the order's fields go at the top level: send the object inside "${wrapper}" itself)`,
+      },
+    });
+  });
+
+  it('names an unknown object field beside an order as before', () => {
+    expect(normalize({ meta: { symbol: 'X' }, symbol: 'AAPL', action: 'buy', quantity: 1 })).toEqual({
+      ok: false,
+      error: { field: 'meta', message: 'meta: unknown field' },
+    });
+  });
 });
 
 describe('normalizeOrder words every refusal itself', () => {
@@ -1190,7 +1318,8 @@ describe('normalizeOrder refuses a key given twice in the JSON text', () => {
   });
 
   it('says a body that is no object is no object, whatever keys it repeats', () => {
-    expect(normalize('[{"a":1,"a":2}]')).toEqual({
+    expect(normalize('[{"a":1,"a":2}]')).toEqual({ ok: false, error: { field: 'body', message: ONE_IN_LIST } });
+    expect(normalize('[1,{"a":1,"a":2}]')).toEqual({
       ok: false,
       error: { field: 'body', message: 'body: must be a JSON object' },
     });
@@ -1203,6 +1332,9 @@ describe('normalizeOrder refuses a key given twice in the JSON text', () => {
     expect(normalize(text).ok).toBe(true);
   });
 });
+
+const ONE_IN_LIST =
+  'body: must be a JSON object, not an array holding one: send the object itself (in Zapier, Wrap Request In Array: No)';
 
 describe('normalizeOrder refuses several orders in one body', () => {
   // One signal is one order: two in one alert (a line each, or joined by a comma) were answered
@@ -1223,9 +1355,12 @@ describe('normalizeOrder refuses several orders in one body', () => {
     ];
     expect(normalize(JSON.stringify(list))).toEqual({ ok: false, error: { field: 'body', message } });
     expect(normalize(list)).toEqual({ ok: false, error: { field: 'body', message } });
-    expect(normalize([list[0]])).toEqual({
+    // One order in an array, as Zapier's Webhooks send it with Wrap Request In Array on, was told only
+    // "must be a JSON object", which the sender's order is.
+    expect(normalize([list[0]])).toEqual({ ok: false, error: { field: 'body', message: ONE_IN_LIST } });
+    expect(normalize(`[${JSON.stringify(list[0])}]`)).toEqual({
       ok: false,
-      error: { field: 'body', message: 'body: must be a JSON object' },
+      error: { field: 'body', message: ONE_IN_LIST },
     });
   });
 
@@ -1312,6 +1447,10 @@ describe('normalizeOrder names a JSON number written with a comma', () => {
     ['{"symbol":"AAPL","action":"buy","quantity":1,000}', 'quantity', '1,000'],
     ['{"symbol":"AAPL","action":"buy","quantity":1,5,"type":"market"}', 'quantity', '1,5'],
     ['{"symbol":"AAPL","action":"buy","quantity":1, "limit_price": 1,234.50 }', 'limit_price', '1,234.50'],
+    // Points grouping thousands, as German text writes them: the parser's words hid it, and the refusal
+    // sent the sender to the playground's repair, as if a quote or comma were amiss.
+    ['{"symbol":"AAPL","action":"buy","quantity":1.000.000}', 'quantity', '1.000.000'],
+    ['{"symbol":"AAPL","action":"buy","quantity":1,"limit_price":1.234.567,89}', 'limit_price', '1.234.567,89'],
   ])('%s', (text, field, value) => {
     expect(normalize(text)).toEqual({
       ok: false,

@@ -101,8 +101,12 @@ function placeholderOutsideStrings(text: string): string | undefined {
   return undefined;
 }
 
-/** `"quantity": 1,000` or `1,5`: a value that is a number with a thousands separator or a decimal comma. */
-const COMMA_NUMBER = /"((?:[^"\\]|\\.)*)"\s*:\s*(-?\d+(?:\.\d+)?(?:,\d+)+(?:\.\d+)?)\s*[,}\]]/;
+/**
+ * `"quantity": 1,000` or `1,5`: a value that is a number with a thousands separator or a decimal comma;
+ * `1.000.000` or `1.234.567,89`: points grouping thousands (a second point is no decimal one).
+ */
+const COMMA_NUMBER =
+  /"((?:[^"\\]|\\.)*)"\s*:\s*(-?\d+(?:\.\d+)?(?:,\d+)+(?:\.\d+)?|-?\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?)\s*[,}\]]/;
 
 /**
  * A number written with a comma, which ends the value in JSON and leaves the parser's "Expected

@@ -167,7 +167,7 @@ describe('normalizeOrder against a provider reference', () => {
     ],
     [
       'a class the provider lacks',
-      { symbol: 'ESZ24', action: 'buy', quantity: 1 },
+      { symbol: 'ESZ25', action: 'buy', quantity: 1 },
       cryptoExchange,
       'symbol',
       'Kraken: symbol: future is not supported; use crypto',
@@ -257,5 +257,52 @@ describe('normalizeOrder against a provider reference', () => {
       ok: false,
       error: { message: 'Brokerage: stop_price: not supported' },
     });
+  });
+});
+
+describe("a pair named with a trading server's suffix", () => {
+  // EURUSD.pro, a MetaTrader server's name for EURUSD, went to Alpaca and the rest as a stock ticker.
+  const serverBroker: Provider = {
+    ...stockBroker,
+    title: 'MetaTrader',
+    reference: { ...stockBroker.reference, symbol: { ...stockBroker.reference.symbol, serverNames: true } },
+  };
+
+  it.each([
+    ['EURUSD.pro', 'EURUSD', '.pro'],
+    ['FX:XAUUSD.m', 'XAUUSD', '.m'],
+    ['EURUSDm', 'EURUSD', 'm'],
+    ['EURUSD_i', 'EURUSD', '_i'],
+    ['GBPJPY-ECN', 'GBPJPY', '-ECN'],
+    ['BTCUSD#', 'BTCUSD', '#'],
+  ])(
+    '%s is refused where the broker takes no server names, and passes as written where it does',
+    (symbol, pair, suffix) => {
+      const written = symbol.replace(/^\w+:/, '');
+      for (const input of [
+        { symbol, action: 'buy', quantity: 1 },
+        { symbol, class: 'forex', action: 'buy', quantity: 1 },
+      ]) {
+        expect(normalize(input, stockBroker)).toEqual({
+          ok: false,
+          error: {
+            field: 'symbol',
+            message:
+              `symbol: ${written} is the pair ${pair} with "${suffix}", a suffix MetaTrader and cTrader servers add to ` +
+              `their names; send ${pair} (only MetaTrader and cTrader brokers take their server's names)`,
+          },
+        });
+      }
+      expect(normalize({ symbol, action: 'buy', quantity: 1 }, serverBroker)).toMatchObject({
+        ok: true,
+        order: { symbol: written.toUpperCase() },
+      });
+    },
+  );
+
+  it('leaves tickers with a dot alone, and a lower-case name that is no suffix', () => {
+    for (const symbol of ['BRK.B', 'AAPL.US', 'US30.cash', 'eurusdm', 'RDS.A']) {
+      expect(normalize({ symbol, action: 'buy', quantity: 1 }, stockBroker)).toMatchObject({ ok: true });
+    }
   });
 });

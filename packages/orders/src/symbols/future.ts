@@ -80,6 +80,17 @@ export function parseFuture(symbol: string, now: number): ParsedSymbol | undefin
   };
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Whether a dated contract has certainly stopped trading at `now`: no contract trades past its
+ * month (ES ends on the month's third Friday, CL the month before, ZQ on its last business day),
+ * and a day's margin covers the exchange's time zone. ESH2020 is no order a broker could fill.
+ */
+export function isContractExpired(parts: { month: number; year: number }, now: number): boolean {
+  return now >= Date.UTC(parts.year, parts.month) + DAY_MS;
+}
+
 /**
  * The one-digit year brokers name a contract with (ESZ6), when it reads back as `year`: for a
  * contract five years or more from now it names another decade's (ESZ2036 → ESZ6, December 2026).

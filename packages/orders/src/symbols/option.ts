@@ -37,3 +37,11 @@ export function parseOption(symbol: string, field: string): ParsedSymbol | undef
     },
   };
 }
+
+/**
+ * Whether an option has certainly stopped trading at `now`: it trades until its expiry day's close,
+ * and a second day's margin covers the exchange's time zone. AAPL  200117C00150000 fills nowhere.
+ */
+export function isOptionExpired(expiry: string, now: number): boolean {
+  return now >= Date.parse(`${expiry}T00:00:00Z`) + 2 * 86_400_000;
+}

@@ -68,3 +68,16 @@ export function perpetualPairName(symbol: string): string | undefined {
   const stem = PERPETUAL.exec(symbol)?.[1];
   return stem !== undefined && parsePair(stem)?.class === 'crypto' ? stem : undefined;
 }
+
+/** A pair's name as a MetaTrader or cTrader server decorates it: EURUSD.pro, XAUUSD.m, EURUSD_i, EURUSD-ECN, EURUSDm. */
+const DECORATED = /^([A-Za-z0-9]{5,16})([.#_+-][A-Za-z0-9]{0,5})$|^([A-Z0-9]{5,16})([a-z]{1,4})$/;
+
+/**
+ * The pair and suffix of a symbol (as written, letter case kept, no exchange) a trading server named
+ * with its own suffix: EURUSD.pro → EURUSD and ".pro". Read as a ticker elsewhere it is a stock order.
+ */
+export function decoratedPairName(written: string): { pair: string; suffix: string } | undefined {
+  const [, stem = '', suffix = '', lowerStem = '', lowerSuffix = ''] = DECORATED.exec(written) ?? [];
+  const pair = (stem || lowerStem).toUpperCase();
+  return pair && parsePair(pair) ? { pair, suffix: suffix || lowerSuffix } : undefined;
+}

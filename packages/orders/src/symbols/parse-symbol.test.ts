@@ -165,6 +165,61 @@ describe('parseSymbol', () => {
   it('names the given field', () => {
     expect(() => parseSymbol('', { field: 'symbol[2]' })).toThrow('symbol[2]: required');
   });
+
+  // Bloomberg's AAPL:US, Google Finance's AAPL:NASDAQ and Saxo's AAPL:xnas read as TradingView's
+  // EXCHANGE:TICKER: an order for the ticker US (or NASDAQ, XNAS) at an exchange "AAPL".
+  it.each([
+    ['AAPL:US', 'US'],
+    ['VOD:LN', 'LN'],
+    ['7203:JP', 'JP'],
+    ['AAPL:NASDAQ', 'NASDAQ'],
+    ['aapl:xnas', 'XNAS'],
+    ['SAP:XETR', 'XETR'],
+  ])('refuses %s, its market after the ticker', (symbol, market) => {
+    const before = symbol.split(':')[0]?.toUpperCase();
+    expect(() => parseSymbol(symbol, { field: 'legs[1].symbol' })).toThrow(
+      new OrderValidationError(
+        'legs[1].symbol',
+        `legs[1].symbol: ${symbol} names the market after the ticker, as Bloomberg, Google Finance and Saxo write it; ` +
+          `read with the exchange first, as TradingView writes NASDAQ:AAPL, it would be the ticker ${market}: ` +
+          `send ${before}, alone or with its exchange first`,
+      ),
+    );
+  });
+
+  // Bloomberg's terminal names, ticker, market code and sector: "AAPL US Equity" went on as the ticker "AAPL US EQUITY".
+  it.each([
+    ['AAPL US Equity', 'AAPL'],
+    ['VOD LN', 'VOD'],
+    ['ESZ4 Index', 'ESZ4'],
+    ['eurusd curncy', 'EURUSD'],
+  ])('refuses %s, a Bloomberg name', (symbol, ticker) => {
+    expect(() => parse(symbol)).toThrow(
+      new OrderValidationError(
+        'symbol',
+        `symbol: ${symbol.toUpperCase()} is Bloomberg's name, not a ticker; send ${ticker} as the broker names it, ` +
+          'or with its exchange first (NASDAQ:AAPL)',
+      ),
+    );
+  });
+
+  it("keeps IBKR's share class with a space, BRK B", () => {
+    expect(parse('BRK B')).toMatchObject({ canonical: 'BRK B', class: 'stock' });
+  });
+
+  it.each([
+    ['NYSE:SE', 'SE', 'NYSE'],
+    ['XETR:SAP', 'SAP', 'XETR'],
+    ['SP:SPX', 'SPX', 'SP'],
+    ['NASDAQ:US', 'US', 'NASDAQ'],
+    ['MYBROKER:AAPL', 'AAPL', 'MYBROKER'],
+    // TradingView's {{exchange}} for delayed data: the exchange is the same (Rithmic has no NYMEX_DL route).
+    ['NYMEX_DL:CL1!', 'CL1!', 'NYMEX'],
+    ['CME_MINI_DL:ES1!', 'ES1!', 'CME_MINI'],
+    ['NASDAQ_DLY:US', 'US', 'NASDAQ'],
+  ])('keeps %s, a ticker after its exchange', (symbol, canonical, exchange) => {
+    expect(parse(symbol)).toMatchObject({ canonical, exchange });
+  });
 });
 
 describe('resolveYear', () => {

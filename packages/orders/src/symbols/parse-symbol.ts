@@ -3,11 +3,12 @@
 //   futures   "ES1!"  "ESZ4"  "ESZ24"  "ESZ2024"
 //   pairs     "EURUSD"  "EUR/USD"  "BTC-USDT"  "XBTUSD"
 //   indices   "^SPX" (Yahoo-style caret)
-//   tickers   "AAPL"  "BRK.B"  "NASDAQ:AAPL" (exchange prefix kept apart)
+//   tickers   "AAPL"  "BRK.B"  "NASDAQ:AAPL" (exchange prefix kept apart; a market after it, AAPL:US, refused)
 // and returns one canonical spelling per instrument. Plain tickers are stock unless told otherwise.
 import { OrderValidationError, quoteCharacter } from '../errors.ts';
 import type { OrderClass } from '../types.ts';
 import { continuousLookalike, parseFuture } from './future.ts';
+import { bloombergName, exchangeName, marketAfterTicker } from './markets.ts';
 import { parseOption } from './option.ts';
 import { parsePair, perpetualPairName } from './pair.ts';
 import type { ParsedSymbol } from './parsed-symbol.ts';
@@ -44,14 +45,18 @@ export function parseSymbol(input: string, options: ParseSymbolOptions = {}): Pa
     const bad = String.fromCodePoint(input.codePointAt(offset) ?? 0);
     throw new OrderValidationError(field, `${field}: unexpected ${quoteCharacter(bad)} at position ${offset}`);
   }
+  const [, before, after] = EXCHANGE.exec(text) ?? [];
+  const suffixed = before !== undefined && after !== undefined ? marketAfterTicker(before, after) : undefined;
+  if (suffixed) throw new OrderValidationError(field, `${field}: ${suffixed}`);
   const exchange = exchangePrefix(text);
   const parsed = recognize(writtenSymbol(text), options.now?.() ?? Date.now(), field);
   return exchange ? { ...parsed, exchange } : parsed;
 }
 
-/** The exchange prefix of a symbol as TradingView writes it (NASDAQ:AAPL → NASDAQ), upper-cased. */
+/** The exchange prefix of a symbol as TradingView writes it (NASDAQ:AAPL, NYMEX_DL:CL1! → NASDAQ, NYMEX). */
 export function exchangePrefix(input: string): string | undefined {
-  return EXCHANGE.exec(input.trim())?.[1]?.toUpperCase();
+  const prefix = EXCHANGE.exec(input.trim())?.[1];
+  return prefix === undefined ? undefined : exchangeName(prefix);
 }
 
 /**
@@ -59,8 +64,13 @@ export function exchangePrefix(input: string): string | undefined {
  * (a CFD: HK50, EU50) is spelled, where the canonical form would read it as something else.
  */
 export function writtenSymbol(input: string): string {
+  return symbolAfterExchange(input).toUpperCase();
+}
+
+/** The symbol as written, letter case kept, without an exchange prefix: EURUSD.pro, where case tells a suffix (EURUSDm). */
+export function symbolAfterExchange(input: string): string {
   const text = input.trim();
-  return (EXCHANGE.exec(text)?.[2] ?? text).trim().toUpperCase();
+  return (EXCHANGE.exec(text)?.[2] ?? text).trim();
 }
 
 function recognize(symbol: string, now: number, field: string): ParsedSymbol {
@@ -80,7 +90,7 @@ function recognize(symbol: string, now: number, field: string): ParsedSymbol {
     // The caret stays: without it "^AQ0" would read back as a future.
     return { canonical: symbol, class: 'index', recognized: true, parts: { kind: 'ticker', ticker: symbol.slice(1) } };
   }
-  const other = otherPlatformsName(symbol);
+  const other = otherPlatformsName(symbol) ?? (symbol.includes(' ') ? bloombergName(symbol) : undefined);
   if (other) throw new OrderValidationError(field, `${field}: ${other}`);
   return { canonical: symbol, class: 'stock', recognized: false, parts: { kind: 'ticker', ticker: symbol } };
 }

@@ -41,7 +41,9 @@ describe('documentation notes', () => {
       .slice(0, 3)
       .map((code) => parseSymbol(code, { now: () => now }).canonical);
     expect(read).toEqual(['ESH2031', 'ESH2031', 'ESH2031']);
-    expect(futures?.textContent).toContain('the same March 2031 contract');
+    expect(futures?.textContent).toContain(
+      'the same March 2031 contract; a contract whose month is over trades nowhere',
+    );
     // The index CFD names the note gives read as tickers, as it says.
     for (const name of ['HK50', 'VN30']) {
       expect(codes(futures)).toContain(name);

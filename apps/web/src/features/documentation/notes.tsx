@@ -45,12 +45,13 @@ export function Notes({ now = Date.now(), provider }: { now?: number; provider?:
         <dd>
           Root, month code and year: the year may have 1, 2 or 4 digits, so <code>{current('ESZ4')}</code>,{' '}
           <code>{current('ESZ24')}</code> and <code>{current('ESZ2024')}</code> are the same{' '}
-          {MONTH_NAMES[month.month - 1]} {month.year} contract. A continuous contract is the root followed by{' '}
-          <code>N!</code>: <code>ES1!</code> is the front month, <code>ES2!</code> the next. Without the <code>!</code>,{' '}
-          <code>ES1</code> or <code>NQ1</code> is refused: it reads as a stock ticker or a contract years away (a ticker
-          such as ASX's <code>AX1</code> goes with <code>"class": "stock"</code>). Index CFD names that look like a
-          contract month, such as <code>HK50</code> or <code>VN30</code>, are read as tickers, not as May 2050 or July
-          2030 contracts. Month codes: F G H J K M N Q U V X Z (January to December).
+          {MONTH_NAMES[month.month - 1]} {month.year} contract; a contract whose month is over trades nowhere, and an
+          order opening it is refused. A continuous contract is the root followed by <code>N!</code>: <code>ES1!</code>{' '}
+          is the front month, <code>ES2!</code> the next. Without the <code>!</code>, <code>ES1</code> or{' '}
+          <code>NQ1</code> is refused: it reads as a stock ticker or a contract years away (a ticker such as ASX's{' '}
+          <code>AX1</code> goes with <code>"class": "stock"</code>). Index CFD names that look like a contract month,
+          such as <code>HK50</code> or <code>VN30</code>, are read as tickers, not as May 2050 or July 2030 contracts.
+          Month codes: F G H J K M N Q U V X Z (January to December).
         </dd>
         <dt>Option symbols</dt>
         <dd>

@@ -4,6 +4,7 @@
 //    "stop_loss":{"stop_price":"175"}}
 import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
+import { extraFlag } from '../../core/extra-flag.ts';
 import { decimalField, decimalString, quantityString, stringField } from '../../core/json-read.ts';
 import { usPriceOnTick } from '../../core/ticks.ts';
 import { ALPACA_TITLE } from './descriptor.ts';
@@ -83,7 +84,7 @@ export function toAlpacaOrder(order: Order, clientOrderId: string): AlpacaOrderR
     if (order.stop_price_distance !== undefined) request.trail_price = decimalString(trail);
     else request.trail_percent = decimalString(trail);
   }
-  if (order.extra?.extended_hours === true || order.extra?.extended_hours === 'true') request.extended_hours = true;
+  if (extraFlag(order, 'extended_hours', invalid)) request.extended_hours = true;
   addExits(order, request);
   return request;
 }

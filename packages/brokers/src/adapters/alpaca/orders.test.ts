@@ -4,7 +4,7 @@ import { normalizeOrderOrThrow, type Order } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { type PrismMock, startPrismMock, validatingSpec, type WireRequest } from '../../core/prism-mock.ts';
-import { type RequestCase, readFixtures } from '../../core/replay.ts';
+import { PUBLISHED_AT, type RequestCase, readFixtures } from '../../core/replay.ts';
 import { createAlpacaBroker } from './adapter.ts';
 import { alpacaDescriptor } from './descriptor.ts';
 import { type FakeAlpaca, type RecordedRequest, startFakeAlpaca } from './fake.ts';
@@ -28,7 +28,9 @@ afterAll(async () => {
   await Promise.all([fake?.close(), prism?.close()]);
 });
 
-const order = (signal: Record<string, unknown>): Order => normalizeOrderOrThrow(signal, { provider: alpacaDescriptor });
+// Read as of when the fixtures' examples were current: their options expire in 2024.
+const order = (signal: Record<string, unknown>): Order =>
+  normalizeOrderOrThrow(signal, { provider: alpacaDescriptor, now: PUBLISHED_AT });
 
 function replayable(recorded: RecordedRequest): WireRequest {
   const headers: Record<string, string> = {};

@@ -84,6 +84,7 @@ export const ctraderDescriptor: BrokerDescriptor = {
       examplesComment:
         "The symbol's name as your broker lists it in cTrader (EURUSD, XAUUSD, US500, AAPL.US); EUR/USD and " +
         'EUR_USD find EURUSD too. Each broker numbers its symbols itself; the adapter looks the name up in your account.',
+      serverNames: true,
     },
     class: {
       values: ['forex', 'crypto', 'commodity', 'index', 'stock'],

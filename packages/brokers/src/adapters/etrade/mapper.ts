@@ -7,6 +7,7 @@
 import { type Order, type OrderAction, type OrderClass, parseSymbol } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { extraFlag } from '../../core/extra-flag.ts';
 import { usPriceOnTick } from '../../core/ticks.ts';
 import { ETRADE_TITLE } from './descriptor.ts';
 import { spreadOf } from './strategy.ts';
@@ -122,7 +123,7 @@ function termsOf(order: Order, priceType: string): Terms {
   const orderTerm = TERMS[order.duration];
   if (!orderTerm) throw invalid(`duration ${order.duration} is not supported; use day, gtc, ioc, fok, ato or atc`);
   return {
-    allOrNone: order.extra?.all_or_none === true || order.extra?.all_or_none === 'true',
+    allOrNone: extraFlag(order, 'all_or_none', invalid) === true,
     priceType,
     orderTerm,
     marketSession: sessionOf(order),

@@ -215,11 +215,16 @@ describe('refused before sending', () => {
     expect(sentSince(c.fake, before).filter((sent) => !isInstrumentLookup(sent))).toEqual([]);
   });
 
+  const nextYear = new Date().getUTCFullYear() + 1;
   it.each([
     [{ symbol: 'NOPE', action: 'buy', quantity: 1 }, 'no stock NOPE found'],
     [{ symbol: 'USD/EUR', action: 'buy', quantity: 1000 }, 'no forex pair USD.EUR; IBKR trades it as EUR/USD'],
     [{ symbol: 'AAPL  281215C00217500', action: 'buy_to_open', quantity: 1 }, 'no AAPL call 217.5 in DEC28'],
-    [{ symbol: 'ESZ2025', action: 'buy', quantity: 1 }, 'no ES future for DEC25'],
+    // ES lists only March, June, September and December: next year's January is no contract (an expired one the order refuses).
+    [
+      { symbol: `ESF${nextYear}`, action: 'buy', quantity: 1 },
+      `no ES future for JAN${String(nextYear % 100).padStart(2, '0')}`,
+    ],
     [
       { symbol: 'XYZ', class: 'warrant', action: 'buy', quantity: 1 },
       'no warrant XYZ found; give its IBKR contract id as #conid',

@@ -93,6 +93,7 @@ export const metatraderDescriptor: BrokerDescriptor = {
         'The symbol as your MT server names it. Pairs may be written EURUSD or EUR/USD; a suffix or prefix ' +
         'the server adds (EURUSD.m, EURUSDm, #AAPL) is found when only one symbol fits, and letter case ' +
         'follows the server.',
+      serverNames: true,
     },
     class: {
       values: ['forex', 'crypto', 'commodity', 'index', 'stock'],

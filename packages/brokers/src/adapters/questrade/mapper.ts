@@ -8,6 +8,7 @@
 //     "timeInForce","limitPrice","quantity","legs":[{"symbolId","action","legQuantity"}],…}
 import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
+import { extraFlag } from '../../core/extra-flag.ts';
 import { decimalField, decimalString, type JsonRecord, stringField } from '../../core/json-read.ts';
 import { positiveOnTick, roundToTick } from '../../core/ticks.ts';
 import { QUESTRADE_TITLE } from './descriptor.ts';
@@ -62,7 +63,7 @@ function special(order: Order): JsonRecord {
   return {
     ...(iceberg !== undefined ? { icebergQuantity: iceberg } : {}),
     ...(minimum !== undefined ? { minQuantity: minimum } : {}),
-    isAllOrNone: extra.all_or_none === true || extra.all_or_none === 'true',
+    isAllOrNone: extraFlag(order, 'all_or_none', invalid) === true,
     isAnonymous: false,
   };
 }

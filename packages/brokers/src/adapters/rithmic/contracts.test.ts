@@ -1,5 +1,6 @@
 // Rithmic names contracts with a one-digit year: a contract further off is refused, not sent as
 // the one of the current decade.
+import { normalizeOrderOrThrow } from '@router/orders';
 import { describe, expect, it } from 'vitest';
 import { contractOf } from './contracts.ts';
 
@@ -26,6 +27,15 @@ describe('contractOf', () => {
     ['M6BH2027', 'CME'],
   ])('names the exchange of %s: %s', (symbol, exchange) => {
     expect(contractOf({ symbol }, NOW)).toMatchObject({ exchange });
+  });
+
+  // TradingView's {{exchange}} on delayed data (CME_MINI_DL, NYMEX_DL) named an exchange Rithmic has no route to.
+  it.each([
+    ['CME_MINI_DL:ESZ2026', 'CME'],
+    ['NYMEX_DL:CL1!', 'NYMEX'],
+  ])('routes %s, a delayed chart, to %s', (symbol, exchange) => {
+    const order = normalizeOrderOrThrow({ symbol, action: 'buy', quantity: 1 }, { now: () => NOW });
+    expect(contractOf(order, NOW)).toMatchObject({ exchange });
   });
 
   // Eurex roots (FESX, FGBL) are known, but not the exchange code Rithmic gives Eurex (WIRE.md names

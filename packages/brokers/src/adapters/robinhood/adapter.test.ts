@@ -286,7 +286,7 @@ describe('refused before anything is placed, with the reason', () => {
   it('refuses stocks and options in the validator, saying Robinhood has no public API for them', () => {
     for (const signal of [
       { symbol: 'AAPL', class: 'stock', action: 'buy', quantity: 1 },
-      { symbol: 'AAPL240119C00150000', action: 'buy_to_open', quantity: 1 },
+      { symbol: 'AAPL281215C00150000', action: 'buy_to_open', quantity: 1 },
     ]) {
       expect(() => toOrder(signal)).toThrow(
         /^Robinhood: (class|symbol): (stock|option) is not supported \(Robinhood has no public order API for stocks and options; its only one, the Crypto Trading API, trades crypto\); use crypto$/,

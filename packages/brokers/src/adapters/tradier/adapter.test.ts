@@ -310,8 +310,8 @@ describe('orders', () => {
         limit_price: 1.2,
         duration: 'day',
         legs: [
-          { symbol: 'QQQ240119C00400000', action: 'buy_to_open', quantity: 1 },
-          { symbol: 'QQQ240119C00410000', action: 'sell_to_open', quantity: 1 },
+          { symbol: 'QQQ281215C00400000', action: 'buy_to_open', quantity: 1 },
+          { symbol: 'QQQ281215C00410000', action: 'sell_to_open', quantity: 1 },
         ],
       }),
     );

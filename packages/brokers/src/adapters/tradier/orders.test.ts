@@ -5,7 +5,7 @@ import { normalizeOrderOrThrow, type Order } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import type { RecordedRequest } from '../../core/fake-server.ts';
-import { type RequestCase, readFixtures } from '../../core/replay.ts';
+import { PUBLISHED_AT, type RequestCase, readFixtures } from '../../core/replay.ts';
 import { createTradierBroker } from './adapter.ts';
 import { tradierDescriptor } from './descriptor.ts';
 import { type FakeTradier, startFakeTradier } from './fake.ts';
@@ -28,7 +28,8 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 const order = (signal: Record<string, unknown>): Order =>
-  normalizeOrderOrThrow(signal, { provider: tradierDescriptor });
+  // Read as of when the fixtures' examples were current: their options expire in January 2024.
+  normalizeOrderOrThrow(signal, { provider: tradierDescriptor, now: PUBLISHED_AT });
 const formOf = (request: RecordedRequest) => Object.fromEntries(new URLSearchParams(request.body));
 
 describe('Tradier orders on the wire', () => {

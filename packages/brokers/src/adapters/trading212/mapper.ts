@@ -5,6 +5,7 @@
 //   {"id":123,"ticker":"AAPL_US_EQ","quantity":1,"filledQuantity":0,"status":"NEW","type":"LIMIT","limitPrice":181,...}
 import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
+import { extraFlag } from '../../core/extra-flag.ts';
 import { asRecord, decimalField, stringField } from '../../core/json-read.ts';
 import { TRADING212_TITLE } from './descriptor.ts';
 
@@ -44,10 +45,10 @@ export function toTrading212Request(order: Order, ticker: string): Trading212Req
   }
   if (order.quantity === undefined) throw invalid('quantity is required');
   const quantity = signedQuantity(order.action, order.quantity);
-  const extended = order.extra?.extended_hours;
+  const extended = extraFlag(order, 'extended_hours', invalid);
   if (order.type === 'market') {
     if (order.duration !== 'day') throw invalid(`market orders are day orders, not ${order.duration}`);
-    return marketRequest(ticker, quantity, extended === true || extended === 'true');
+    return marketRequest(ticker, quantity, extended === true);
   }
   if (extended !== undefined) throw invalid('extra.extended_hours is for market orders only');
   const timeValidity = TIME_VALIDITY[order.duration];

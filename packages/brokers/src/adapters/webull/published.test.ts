@@ -5,11 +5,13 @@
 // published order examples, in the examples' own field order (the place body byte for byte as
 // the signature vector signs it).
 import { readdirSync, readFileSync } from 'node:fs';
+import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerSpecsPath } from '../../core/prism-mock.ts';
 import { createWebullBroker } from './adapter.ts';
+import { webullDescriptor } from './descriptor.ts';
 import { startWebullFake, type WebullFake } from './fake.ts';
-import { connected, input, sentSince } from './test-support.ts';
+import { connected, STOCKS, sentSince } from './test-support.ts';
 
 const folder = brokerSpecsPath('webull', 'fixtures');
 const response = (file: string) =>
@@ -97,7 +99,9 @@ describe("the adapter sends Webull's published order requests", () => {
     const c = await connected();
     try {
       const before = c.fake.requests.length;
-      await c.broker.placeOrder(c.ctx, c.session, input(signal, clientOrderId));
+      // Read as of mid-2025, when the option the published sample names (December 2025) still traded.
+      const order = normalizeOrderOrThrow(signal, { provider: webullDescriptor, now: () => Date.UTC(2025, 5, 9) });
+      await c.broker.placeOrder(c.ctx, c.session, { accountId: STOCKS, clientOrderId, order });
       const sent = c.fake.requests[before];
       const published = request(file) as { headers: Record<string, string>; body: unknown };
       const keyOrder = (value: unknown): unknown =>
