@@ -131,6 +131,23 @@ export const periodOverSinceSql = (l: string) =>
   `exists (select 1 from credit_ledger p where p.user_id = ${l}.user_id and p.created_at >= ${l}.created_at
     and p.id > ${l}.id and p.cause in ('period', 'lapse') and not ${planChangeSql('p')})`;
 
+/**
+ * The period credits used in the user's current plan period: what the rows since its start (the
+ * last 'period' row other than a plan change's, planChangeSql) took from them (signals, a refund's
+ * reversal) less what came back, the plan changes' own moves left out. A change that took the
+ * credits left to 0 lost how far past its plan's credits the use went; this still tells it.
+ */
+export async function periodCreditsUsed(db: Executor, userId: number): Promise<number> {
+  const { rows } = await db.execute<Row<{ used: number }>>(
+    sql`select coalesce(-sum(l.recurring), 0)::int as used from credit_ledger l
+      where l.user_id = ${userId}
+        and l.id > coalesce((select max(p.id) from credit_ledger p where p.user_id = ${userId}
+          and p.cause = 'period' and not ${sql.raw(planChangeSql('p'))}), 0)
+        and not (l.cause in ('period', 'lapse') and ${sql.raw(planChangeSql('l'))})`,
+  );
+  return rows[0]?.used ?? 0;
+}
+
 /** Whether the plan period the ledger row `ledgerId` was written in is over (periodOverSinceSql). */
 export async function periodOverSince(db: Executor, ledgerId: number): Promise<boolean> {
   const { rows } = await db.execute<Row<{ over: boolean }>>(

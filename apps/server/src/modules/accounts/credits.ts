@@ -29,7 +29,8 @@
 //     the period recorded (ending then), started by another invoice, unless `change`.
 //     `change`: the plan changed within the period (an invoice for its rest): when it is the
 //     period recorded, what was spent of it stays spent: the credits left change by the
-//     difference between the new period credits and the old (never below 0), instead of
+//     difference between the new period credits and the old (never below 0, never above the new
+//     credits less what the period's ledger rows used of it: periodCreditsUsed), instead of
 //     starting afresh (else every upgrade, or a downgrade, would hand out a whole new period).
 //   changeRecordedPeriod(tx, userId, { credits, periodEnd, reference }) → LedgerEntry[] | null
 //     the plan of the period recorded (ending periodEnd) changed within it with no invoice now
@@ -71,6 +72,7 @@ import {
   lockCredits,
   type NewLedgerEntry,
   PLAN_CHANGE_NOTE,
+  periodCreditsUsed,
   periodOverSince,
   writeCredits,
 } from '../../db/repositories/credits.repository.ts';
@@ -207,13 +209,19 @@ export async function changeRecordedPeriod(
 }
 
 /** The recorded period's plan changed (startCreditPeriod `change`): its credits left move by the difference. */
-function changeCreditPeriod(
+async function changeCreditPeriod(
   tx: Transaction,
   userId: number,
   state: CreditState,
   period: { credits: number; periodEnd: Date; reference: string },
 ): Promise<LedgerEntry[]> {
-  const left = Math.max(0, state.recurringCredits + period.credits - state.recurringPeriodCredits);
+  // What was used of the period counts against the new plan's credits, also what went past a
+  // lower plan's (a downgrade that left 0, then an upgrade, must not hand the difference out again).
+  const used = await periodCreditsUsed(tx, userId);
+  const left = Math.max(
+    0,
+    Math.min(state.recurringCredits + period.credits - state.recurringPeriodCredits, period.credits - used),
+  );
   const delta = left - state.recurringCredits;
   const entries: NewLedgerEntry[] = [];
   // Noted as a change: the period goes on (a signal spent in it still gets its credit back to it).

@@ -86,6 +86,28 @@ describe('a disputed pack', () => {
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('counts a refund made during an inquiry before the chargeback it escalates to: all the credits taken once', async () => {
+    const user = await newCustomer(b, 'dispute-after-refund');
+    const { sessionId, events } = await buy(b, user.headers, PACK_500);
+    await deliverEvents(b, events);
+    const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+    // The inquiry (of the whole charge) comes first; a refund of half is still allowed then.
+    b.fake.charges.openInquiry(intent);
+    const inquiry = takeEvents(b);
+    const paid = (await paymentEntry(user.headers))?.price ?? 0;
+    b.fake.charges.refund(intent, paid / 2);
+    const refunded = takeEvents(b);
+    await deliverEvents(b, [...inquiry, ...refunded]);
+    expect(await balance(user.id)).toBe(250);
+    // The chargeback withdraws its money after the refund, though the dispute was made before it:
+    // its share is what the refund left, and nothing is taken twice whatever comes again.
+    b.fake.charges.escalateInquiry(intent);
+    await deliverEvents(b, [...takeEvents(b), ...refunded, ...inquiry]);
+    expect(await balance(user.id)).toBe(0);
+    const lines = await expectBalancedLedger(b.t, user.id);
+    expect(lines.filter((l) => l.cause === 'reversal').map((l) => l.credits)).toEqual([-250, -250]);
+  });
+
   it('keeps them taken, once, when it is lost', async () => {
     const { user, intent } = await packBought('dispute-open-lost');
     b.fake.charges.openDispute(intent);

@@ -519,6 +519,41 @@ describe('a plan changed within its period', () => {
   });
 });
 
+describe('a plan downgraded past what was used of its period, then upgraded again', () => {
+  it('counts every credit used in the period against the upgrade: the difference is not handed out again', async () => {
+    const user = await newCustomer(b, 'down-up-used');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    await deliverAll(takeEvents(b));
+    // 590 of the 2 × 300 used; down to 300 a period leaves none, up to 600 again leaves 10.
+    await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 590, 'down-up-used-signals'));
+    b.fake.subscriptions.changeQuantity(subscriptionId, 1);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ recurring_credits: 0, recurring_period_credits: 300 });
+    b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    const up = takeEvents(b);
+    await deliverAll([...up, ...up.map((e) => ({ ...e, id: `${e.id}again` }))]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 10,
+      recurring_credits: 10,
+      recurring_period_credits: 600,
+    });
+    // The same billed at the renewal (no invoice now): down and up leave the 10.
+    b.fake.subscriptions.changeQuantity(subscriptionId, 1, { billed: 'at renewal' });
+    await deliverAll(takeEvents(b));
+    b.fake.subscriptions.changeQuantity(subscriptionId, 2, { billed: 'at renewal' });
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ recurring_credits: 10, recurring_period_credits: 600 });
+    // The renewal starts a whole period of the plan.
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ recurring_credits: 600 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
 describe('a plan upgraded within its period, billed at the next renewal', () => {
   it('adds the difference for the rest of the period at once, and the renewal starts the new plan’s period, once', async () => {
     const user = await newCustomer(b, 'change-billed-later');
