@@ -183,6 +183,8 @@ describe("Saxo's answers", () => {
     });
     const limited = await brokerFailure(t.place(session, buy, 'sig-429-2'));
     expect([limited.kind, limited.outcomeUnknown]).toEqual(['RateLimited', false]);
+    // The wait Saxo names is handed back as the rate limit's Retry-After.
+    expect(limited.retryAfter).toBe('30');
     expect(t.fake.placements()).toHaveLength(3);
     t.fake.inject({ method: 'POST', path: ORDERS, status: 503, body: { Message: 'Service unavailable' } });
     const down = await brokerFailure(t.place(session, buy, 'sig-503'));
