@@ -18,6 +18,8 @@ export interface SaxoInstrument {
   assetType: string;
   /** Saxo's symbol ("AAPL:xnas", "EURUSD"). */
   symbol: string;
+  /** The currency it trades in (an option: its root's), as Saxo lists it; USD prices US ticks. */
+  currency?: string;
 }
 
 /** Instruments kept at most (the oldest go first). */
@@ -32,6 +34,11 @@ const ASSET_TYPES: Partial<Record<OrderClass, string>> = {
 const invalid = (message: string) => new BrokerError('InvalidOrder', SAXO_TITLE, message);
 /** "AAPL:xnas" → "AAPL"; "BRKb:xnys" and "BRK.B" compare alike. */
 const tickerOf = (symbol: string) => (symbol.split(':')[0] ?? '').replace(/[./ ]/g, '').toUpperCase();
+/** The listing's currency, when Saxo names one. */
+const currencyOf = (record: JsonRecord) => {
+  const currency = stringField(record, 'CurrencyCode');
+  return currency ? { currency } : {};
+};
 
 interface Candidate {
   record: JsonRecord;
@@ -119,7 +126,8 @@ export function createInstruments(api: SaxoApi) {
     );
     const uic = decimalField(specific, 'Uic');
     if (uic === undefined) throw invalid(`no ${parts.root} ${parts.expiry} ${putCall} ${parts.strike} option at Saxo`);
-    return { uic, assetType: stringField(body, 'AssetType') ?? root.assetType, symbol: symbol.trim() };
+    const assetType = stringField(body, 'AssetType') ?? root.assetType;
+    return { uic, assetType, symbol: symbol.trim(), ...currencyOf(root.record) };
   }
 
   async function lookUp(ctx: BrokerContext, session: BrokerSession, order: Pick<Order, 'symbol' | 'class' | 'extra'>) {
@@ -139,8 +147,8 @@ export function createInstruments(api: SaxoApi) {
       wanted = [1, 2].map((digits) => `${parts.root}${parts.monthCode}${year.slice(-digits)}`);
     }
     const found = candidates(await search(ctx, session, keywords, assetTypes), wanted);
-    const { uic, assetType, symbol } = oneListing(found, order.symbol, exchange);
-    return { uic, assetType, symbol };
+    const { uic, assetType, symbol, record } = oneListing(found, order.symbol, exchange);
+    return { uic, assetType, symbol, ...currencyOf(record) };
   }
 
   return {
