@@ -90,7 +90,8 @@ export const saxoDescriptor: BrokerDescriptor = {
       examples: [175.25, 1.0825],
       comments:
         'Required for limit and stop_limit orders. US stock, ETF and option prices (in USD) go on the cent ' +
-        '($0.0001 for a stock under $1): a buy’s rounded down, a sell’s up; others as given.',
+        '($0.0001 for a stock under $1), futures of known roots on their tick (ES: 0.25): a buy’s rounded down, ' +
+        'a sell’s up; others as given.',
     },
     stop_price: { examples: [170], comments: 'Required for stop and stop_limit orders (the trigger).' },
     take_profit_price: {

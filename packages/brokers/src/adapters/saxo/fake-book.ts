@@ -2,6 +2,7 @@
 // a known account and instrument (Uic + AssetType), the enums, the prices each OrderType needs,
 // ToOpenClose for options, prices on a US equity's tick, related orders on the opposite side, the OCO stop-leg rule. Model
 // errors answer 400 InvalidModelState with ModelState; business errors 400 {"ErrorInfo":…}.
+import { futureTickOf } from '@router/orders';
 import { type FakeInstrument, instrumentOf } from './fake-ref.ts';
 
 type Json = Record<string, unknown>;
@@ -102,8 +103,13 @@ export function checkOrder(order: Json, accounts: ReadonlySet<string>, path = ''
   return { body: order, instrument, amount };
 }
 
-/** A US stock's or option's tick (Reg NMS 612: a cent, $0.0001 under a dollar; options in cents). */
-function usTick(instrument: FakeInstrument, price: number): number | undefined {
+/**
+ * The tick checked: a future's where its root's is known (ESZ6:xcme → ES); a US stock's or
+ * option's (Reg NMS 612: a cent, $0.0001 under a dollar; options in cents).
+ */
+function tickOf(instrument: FakeInstrument, price: number): number | undefined {
+  if (instrument.AssetType === 'ContractFutures')
+    return futureTickOf(/^([A-Z0-9]+?)[FGHJKMNQUVXZ]\d{1,2}:/.exec(instrument.Symbol)?.[1] ?? '');
   if (instrument.CurrencyCode !== 'USD') return undefined;
   if (instrument.AssetType.endsWith('Option')) return 0.01;
   if (instrument.AssetType !== 'Stock' && instrument.AssetType !== 'Etf') return undefined;
@@ -111,14 +117,14 @@ function usTick(instrument: FakeInstrument, price: number): number | undefined {
 }
 
 /**
- * Prices off the instrument's tick size scheme are refused (WIRE.md §4), here for US equities;
+ * Prices off the instrument's tick size scheme are refused (WIRE.md §4), here for US equities and known futures;
  * after the model checks (a business error, as Saxo's own order of answers has it).
  */
 export function checkTicks(orders: CheckedOrder[]): void {
   for (const { instrument, body } of orders) {
     for (const field of ['OrderPrice', 'StopLimitPrice']) {
       const price = body[field];
-      const tick = typeof price === 'number' ? usTick(instrument, price) : undefined;
+      const tick = typeof price === 'number' ? tickOf(instrument, price) : undefined;
       if (typeof price === 'number' && tick !== undefined && Math.abs(price / tick - Math.round(price / tick)) > 1e-6)
         throw business(
           400,

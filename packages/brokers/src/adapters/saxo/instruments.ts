@@ -6,7 +6,7 @@
 //   GET /ref/v1/instruments/contractoptionspaces/{OptionRootId}?OptionSpaceSegment=SpecificDates&ExpiryDates=2026-12-18
 //     → {"AssetType":"StockOption","OptionSpace":[{"Expiry":"2026-12-18","SpecificOptions":[{"Uic":…,"StrikePrice":200,"PutCall":"Call"}]}]}
 // A ticker listed on several exchanges resolves to its primary listing, or to extra.exchange.
-import { type Order, type OrderClass, parseSymbol } from '@router/orders';
+import { futureTickOf, type Order, type OrderClass, parseSymbol } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
@@ -20,6 +20,8 @@ export interface SaxoInstrument {
   symbol: string;
   /** The currency it trades in (an option: its root's), as Saxo lists it; USD prices US ticks. */
   currency?: string;
+  /** A future's tick, where its root's is known (the order language's futureTickOf). */
+  tick?: number;
 }
 
 /** Instruments kept at most (the oldest go first). */
@@ -148,7 +150,8 @@ export function createInstruments(api: SaxoApi) {
     }
     const found = candidates(await search(ctx, session, keywords, assetTypes), wanted);
     const { uic, assetType, symbol, record } = oneListing(found, order.symbol, exchange);
-    return { uic, assetType, symbol, ...currencyOf(record) };
+    const tick = parts.kind === 'future' ? futureTickOf(parts.root) : undefined;
+    return { uic, assetType, symbol, ...currencyOf(record), ...(tick !== undefined ? { tick } : {}) };
   }
 
   return {

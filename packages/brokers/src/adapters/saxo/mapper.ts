@@ -8,7 +8,7 @@
 // oco, two limit legs) is the published OCO form: {"Orders":[order 1, order 2]}, no entry.
 import type { Order, OrderAction, OrderLeg } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { usPriceOnTick } from '../../core/ticks.ts';
+import { priceOnKnownTick, usPriceOnTick } from '../../core/ticks.ts';
 import { SAXO_TITLE } from './descriptor.ts';
 import type { SaxoInstrument } from './instruments.ts';
 
@@ -59,14 +59,19 @@ const noNoise = (value: number) => Math.round(value * 1e8) / 1e8;
 const US_TICKED = ['Stock', 'Etf', 'StockOption', 'StockIndexOption'];
 
 /**
- * The prices of one side of an order: a US stock, ETF or option (in USD) on the US tick, never
- * past the trader's (a buy's down, a sell's up; see usPriceOnTick), since Saxo refuses a price
- * off the instrument's tick (WIRE.md §4); others as given, without float noise.
+ * The prices of one side of an order, since Saxo refuses a price off the instrument's tick
+ * (WIRE.md §4): a US stock, ETF or option (in USD) on the US tick, a future on its root's known
+ * tick, never past the trader's (a buy's down, a sell's up; see usPriceOnTick); others as given,
+ * without float noise.
  */
 function pricer(instrument: SaxoInstrument, side: 'Buy' | 'Sell'): (value: number) => number {
+  const buying = side === 'Buy';
+  const { tick } = instrument;
+  if (tick !== undefined)
+    return (value) => priceOnKnownTick(noNoise(value), tick, buying, (message) => invalid(`price ${message}`));
   if (instrument.currency !== 'USD' || !US_TICKED.includes(instrument.assetType)) return noNoise;
   const option = instrument.assetType.endsWith('Option');
-  return (value) => usPriceOnTick(noNoise(value), side === 'Buy', option, invalid);
+  return (value) => usPriceOnTick(noNoise(value), buying, option, invalid);
 }
 /** FX trades on the bid and ask; everything else stops on the last trade. */
 const stopType = (instrument: SaxoInstrument) => (instrument.assetType === 'FxSpot' ? 'Stop' : 'StopIfTraded');

@@ -43,7 +43,7 @@ describe('orders the descriptor claims', () => {
     expect(continuous.message).toBe('Saxo: ES1! is a continuous contract; give the contract month');
   });
 
-  it('puts US stock and option prices on the tick, never past the trader’s; others as given', async () => {
+  it('puts US stock, option and known futures prices on the tick, never past the trader’s; others as given', async () => {
     const session = await t.connect();
     t.fake.requests.length = 0;
     // A buy's limit rounds down; its exits sell, so they round up.
@@ -62,6 +62,14 @@ describe('orders the descriptor claims', () => {
     const option = { symbol: 'AAPL  261218C00200000', action: 'sell_to_open', quantity: 1, limit_price: 2.555 };
     await t.place(session, option, 'sig-tick-3');
     expect(t.posted().at(-1)).toMatchObject({ AssetType: 'StockOption', OrderPrice: 2.56 });
+    // A future on its root's tick (ES: a quarter point), a sell's stop rounded up.
+    const future = { symbol: 'ESZ2026', action: 'buy', quantity: 1, limit_price: 5400.3, stop_loss_price: 5380.1 };
+    await t.place(session, future, 'sig-tick-6');
+    expect(t.posted().at(-1)).toMatchObject({
+      AssetType: 'ContractFutures',
+      OrderPrice: 5400.25,
+      Orders: [{ OrderType: 'StopIfTraded', OrderPrice: 5380.25 }],
+    });
     // Copenhagen and FX prices are Saxo's to judge: sent as given.
     await t.place(session, { symbol: 'NOVOB', action: 'buy', quantity: 1, limit_price: 699.123 }, 'sig-tick-4');
     expect(t.posted().at(-1)).toMatchObject({ Uic: 112809, OrderPrice: 699.123 });
