@@ -280,6 +280,18 @@ describe('instruments', () => {
     expect((await tickets(cfd))[0]).toMatchObject({ price: 180.125 });
   });
 
+  it('futures prices go on their root’s tick, never past the trader’s', async () => {
+    const tickets = async (signal: Record<string, unknown>) => {
+      await c.broker.placeOrder(c.ctx, c.session, input(signal));
+      return (bodyOf(c.fake.requests.length - 1) as { orders: Array<Record<string, unknown>> }).orders;
+    };
+    // ES trades in quarter points: a buy's limit rounds down, its stop loss (a sell) up.
+    const bracket = { symbol: 'ES1!', action: 'buy', quantity: 1, limit_price: 5400.3, stop_loss_price: 5380.1 };
+    expect((await tickets(bracket)).map((ticket) => ticket.price)).toEqual([5400.25, 5380.25]);
+    const stopLimit = { symbol: 'ES1!', action: 'sell', quantity: 1, stop_price: 5390.1, limit_price: 5389.9 };
+    expect((await tickets(stopLimit))[0]).toMatchObject({ auxPrice: 5390.25, price: 5390 });
+  });
+
   it('resolves a symbol once: conids are permanent', async () => {
     await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
     const before = c.fake.requests.length;
