@@ -150,6 +150,14 @@ describe('exactly once', () => {
     expect(submissions()).toBe(before + 1);
   });
 
+  it('a submission refused for pacing hands back the wait IBKR names as Retry-After, sent once', async () => {
+    const before = submissions();
+    c.fake.inject({ method: 'POST', path: ORDERS_PATH, status: 429, headers: { 'retry-after': '30' } });
+    const error = await failure(c.broker.placeOrder(c.ctx, c.session, input(buy)));
+    expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '30' });
+    expect(submissions()).toBe(before + 1);
+  });
+
   it('the fake refuses what IBKR refuses: too little cash, in an HTTP 200 body', async () => {
     const error = await failure(c.broker.placeOrder(c.ctx, c.session, input({ ...buy, quantity: 10_000 })));
     expect(error).toMatchObject({
@@ -163,7 +171,8 @@ describe('exactly once', () => {
     const error = await failure(
       c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'AMD', action: 'buy', quantity: 1 })),
     );
-    expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false });
+    // The wait IBKR names goes back as the error's Retry-After.
+    expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '600' });
     const lookups = c.fake.requests.filter((r) => r.url.startsWith('/v1/api/trsrv/stocks?symbols=AMD'));
     expect(lookups).toHaveLength(1);
   });
