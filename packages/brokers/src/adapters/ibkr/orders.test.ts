@@ -113,7 +113,7 @@ describe('exactly once', () => {
     c.fake.inject({ method: 'POST', path: ORDERS_PATH, delayMs: 300 });
     const placing = input({ ...buy, limit_price: 185 });
     const error = await failure(
-      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(100) }, c.session, placing),
+      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(1_000) }, c.session, placing),
     );
     expect(error).toMatchObject({
       kind: 'BrokerUnavailable',
@@ -174,6 +174,17 @@ describe('exactly once', () => {
     // The wait IBKR names goes back as the error's Retry-After.
     expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '600' });
     const lookups = c.fake.requests.filter((r) => r.url.startsWith('/v1/api/trsrv/stocks?symbols=AMD'));
+    expect(lookups).toHaveLength(1);
+  });
+
+  it('a read whose Retry-After outlasts the deadline is not asked again, and hands that wait back', async () => {
+    c.fake.inject({ method: 'GET', path: '/v1/api/trsrv/stocks', status: 429, headers: { 'retry-after': '4' } });
+    const ctx = { ...c.ctx, signal: AbortSignal.timeout(1_000) };
+    const error = await failure(
+      c.broker.placeOrder(ctx, c.session, input({ symbol: 'INTC', action: 'buy', quantity: 1 })),
+    );
+    expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '4' });
+    const lookups = c.fake.requests.filter((r) => r.url.startsWith('/v1/api/trsrv/stocks?symbols=INTC'));
     expect(lookups).toHaveLength(1);
   });
 
