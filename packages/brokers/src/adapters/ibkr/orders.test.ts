@@ -113,7 +113,7 @@ describe('exactly once', () => {
     c.fake.inject({ method: 'POST', path: ORDERS_PATH, delayMs: 300 });
     const placing = input({ ...buy, limit_price: 185 });
     const error = await failure(
-      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(1_000) }, c.session, placing),
+      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(100) }, c.session, placing),
     );
     expect(error).toMatchObject({
       kind: 'BrokerUnavailable',
