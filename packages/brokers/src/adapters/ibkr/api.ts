@@ -125,10 +125,13 @@ export function createIbkrApi(options: IbkrApiOptions = {}): IbkrApi {
     } else if (response.status === 429 && !mutating) {
       // Asked again sooner than IBKR says lengthens the penalty box (WIRE.md §8); a wait beyond
       // the cap is not waited for.
-      const wait = readRetryWaitMs(response.headers.get('retry-after'), now());
+      const retryAfter = response.headers.get('retry-after')?.trim();
+      const wait = readRetryWaitMs(retryAfter, now());
       if (wait === undefined) throw failure(response, mutating);
       await pauseFor(wait, ctx.signal).catch(() => {
-        throw new BrokerError('RateLimited', IBKR_TITLE, 'rate limit reached before the deadline');
+        throw new BrokerError('RateLimited', IBKR_TITLE, 'rate limit reached before the deadline', {
+          ...(retryAfter ? { retryAfter } : {}),
+        });
       });
       response = await raw(ctx, connection, request);
     }

@@ -7,7 +7,7 @@
 //           ES1! is the first contract not yet expired; ESZ2026 is asked by its contract month
 //           (GET /iserver/secdef/info?conid=<underlying>&sectype=FUT&month=DEC26), since an
 //           expiry date does not tell the contract month (crude oil expires the month before).
-import type { SymbolParts } from '@router/orders';
+import { futureTickOf, type SymbolParts } from '@router/orders';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { conidOf, type Instrument, notFound } from './instrument.ts';
 
@@ -79,6 +79,12 @@ const dayNumber = (time: number) => {
   return date.getUTCFullYear() * 10_000 + (date.getUTCMonth() + 1) * 100 + date.getUTCDate();
 };
 
+/** The tick of a futures root where it is known, for the ticket's prices (mapper.ts onTick). */
+const rootTick = (root: string) => {
+  const tick = futureTickOf(root);
+  return tick !== undefined ? { tick } : {};
+};
+
 export async function resolveFuture(get: SecDefCall, parts: SymbolParts, context: FutureContext): Promise<Instrument> {
   if (parts.kind !== 'future' && parts.kind !== 'continuous_future') throw notFound('not a futures symbol');
   const { now } = context;
@@ -89,7 +95,7 @@ export async function resolveFuture(get: SecDefCall, parts: SymbolParts, context
       .sort((a, b) => (decimalField(a, 'expirationDate') ?? 0) - (decimalField(b, 'expirationDate') ?? 0));
     const conid = conidOf(open[parts.position - 1]?.conid);
     if (conid === undefined) throw notFound(`no ${parts.root} future number ${parts.position}`);
-    return { conid, secType: 'FUT' };
+    return { conid, secType: 'FUT', ...rootTick(parts.root) };
   }
   const month = monthCode(parts.year, parts.month);
   const underlyingConid = stringField(contracts[0], 'underlyingConid') ?? '';
@@ -97,5 +103,5 @@ export async function resolveFuture(get: SecDefCall, parts: SymbolParts, context
   const answer = await get('/iserver/secdef/info', { conid: underlyingConid, sectype: 'FUT', month });
   const conid = conidOf(listOf(answer).find((item) => listed.has(conidOf(item.conid)))?.conid);
   if (conid === undefined) throw notFound(`no ${parts.root} future for ${month}`);
-  return { conid, secType: 'FUT' };
+  return { conid, secType: 'FUT', ...rootTick(parts.root) };
 }

@@ -93,7 +93,8 @@ export const ibkrDescriptor: BrokerDescriptor = {
       examples: [150, -1.25],
       comments:
         'Required for limit and stop_limit orders. For a combo the net price: negative is a credit. US stock and ' +
-        'option prices go on the cent ($0.0001 for a stock under $1): a buy’s rounded down, a sell’s up.',
+        'option prices go on the cent ($0.0001 for a stock under $1), futures of known roots on their tick ' +
+        '(ES: 0.25): a buy’s rounded down, a sell’s up.',
     },
     stop_price: { examples: [145], comments: 'Required for stop and stop_limit orders.' },
     take_profit_price: {

@@ -3,6 +3,7 @@
 // IBKR refuses them after (HTTP 200 {"error": …}: an unknown contract, a futures ticket without
 // manualIndicator, a cOID used in the last 24 hours, too little cash), then placed and filled at
 // the contract's price when marketable.
+import { futureTickOf } from '@router/orders';
 import type { FakeContract, FakeMarket } from './fake-market.ts';
 
 export const SPREAD_CONID = 28812380;
@@ -139,6 +140,16 @@ export function checkTicket(t: FakeTicket, accountId: string, contract: FakeCont
       if (value !== undefined && decimals > (contract.secType === 'STK' && value < 1 ? 4 : 2))
         throw refused('The price does not conform to the minimum price variation for this contract.');
     }
+  }
+  // Futures on their root's tick (ES: a quarter point), where the order language knows it.
+  const futureTick = single && contract.secType === 'FUT' ? futureTickOf(contract.symbol) : undefined;
+  for (const value of [t.price, t.auxPrice]) {
+    if (
+      value !== undefined &&
+      futureTick !== undefined &&
+      Math.abs(value / futureTick - Math.round(value / futureTick)) > 1e-6
+    )
+      throw refused('The price does not conform to the minimum price variation for this contract.');
   }
   if (contract.secType === 'FUT' && t.manualIndicator === undefined)
     throw refused('Orders for US futures must indicate whether they were entered manually (manualIndicator)');

@@ -9,6 +9,8 @@ export interface Instrument {
   secType: SecType;
   /** When the lookup tells it (options, US stocks): combos are USD only. */
   currency?: string;
+  /** A future's tick, where its root's is known (the order language's futureTickOf). */
+  tick?: number;
 }
 
 export const notFound = (message: string) => new BrokerError('InvalidOrder', IBKR_TITLE, message);

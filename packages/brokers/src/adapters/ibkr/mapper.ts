@@ -7,7 +7,7 @@
 // are one ticket naming its legs in conidex (mapper-combo.ts).
 import type { Duration, Order, OrderType } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { usPriceOnTick } from '../../core/ticks.ts';
+import { priceOnKnownTick, usPriceOnTick } from '../../core/ticks.ts';
 import { IBKR_TITLE } from './descriptor.ts';
 import type { Instrument } from './instrument.ts';
 
@@ -78,7 +78,8 @@ export function priced(order: Pick<Order, 'type' | 'limit_price' | 'stop_price'>
 
 /**
  * A ticket's prices on the instrument's tick where it is known: US stocks and options on the cent
- * ($0.0001 for a stock under $1), never past the trader's (see usPriceOnTick); others as given.
+ * ($0.0001 for a stock under $1), futures on their root's tick (ES: 0.25), never past the
+ * trader's (see usPriceOnTick, priceOnKnownTick); others as given.
  */
 export function onTick<T extends { price?: number; auxPrice?: number }>(
   prices: T,
@@ -86,8 +87,12 @@ export function onTick<T extends { price?: number; auxPrice?: number }>(
   side: Ticket['side'],
 ): T {
   const us = instrument.currency === 'USD' && (instrument.secType === 'STK' || instrument.secType === 'OPT');
-  if (!us) return prices;
-  const tick = (value: number) => usPriceOnTick(value, side === 'BUY', instrument.secType === 'OPT', invalid);
+  const futureTick = instrument.secType === 'FUT' ? instrument.tick : undefined;
+  if (!us && futureTick === undefined) return prices;
+  const tick = (value: number) =>
+    us
+      ? usPriceOnTick(value, side === 'BUY', instrument.secType === 'OPT', invalid)
+      : priceOnKnownTick(value, futureTick, side === 'BUY', (message) => invalid(`price ${message}`));
   return {
     ...prices,
     ...(prices.price !== undefined ? { price: tick(prices.price) } : {}),

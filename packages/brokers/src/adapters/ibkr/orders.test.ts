@@ -150,6 +150,14 @@ describe('exactly once', () => {
     expect(submissions()).toBe(before + 1);
   });
 
+  it('a submission refused for pacing hands back the wait IBKR names as Retry-After, sent once', async () => {
+    const before = submissions();
+    c.fake.inject({ method: 'POST', path: ORDERS_PATH, status: 429, headers: { 'retry-after': '30' } });
+    const error = await failure(c.broker.placeOrder(c.ctx, c.session, input(buy)));
+    expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '30' });
+    expect(submissions()).toBe(before + 1);
+  });
+
   it('the fake refuses what IBKR refuses: too little cash, in an HTTP 200 body', async () => {
     const error = await failure(c.broker.placeOrder(c.ctx, c.session, input({ ...buy, quantity: 10_000 })));
     expect(error).toMatchObject({
@@ -163,8 +171,20 @@ describe('exactly once', () => {
     const error = await failure(
       c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'AMD', action: 'buy', quantity: 1 })),
     );
-    expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false });
+    // The wait IBKR names goes back as the error's Retry-After.
+    expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '600' });
     const lookups = c.fake.requests.filter((r) => r.url.startsWith('/v1/api/trsrv/stocks?symbols=AMD'));
+    expect(lookups).toHaveLength(1);
+  });
+
+  it('a read whose Retry-After outlasts the deadline is not asked again, and hands that wait back', async () => {
+    c.fake.inject({ method: 'GET', path: '/v1/api/trsrv/stocks', status: 429, headers: { 'retry-after': '4' } });
+    const ctx = { ...c.ctx, signal: AbortSignal.timeout(1_000) };
+    const error = await failure(
+      c.broker.placeOrder(ctx, c.session, input({ symbol: 'INTC', action: 'buy', quantity: 1 })),
+    );
+    expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '4' });
+    const lookups = c.fake.requests.filter((r) => r.url.startsWith('/v1/api/trsrv/stocks?symbols=INTC'));
     expect(lookups).toHaveLength(1);
   });
 
@@ -283,6 +303,18 @@ describe('instruments', () => {
     // A CFD is no US stock: its price goes as given, for IBKR to judge.
     const cfd = { symbol: 'AAPL', class: 'cfd', action: 'buy', quantity: 1, limit_price: 180.125 };
     expect((await tickets(cfd))[0]).toMatchObject({ price: 180.125 });
+  });
+
+  it('futures prices go on their root’s tick, never past the trader’s', async () => {
+    const tickets = async (signal: Record<string, unknown>) => {
+      await c.broker.placeOrder(c.ctx, c.session, input(signal));
+      return (bodyOf(c.fake.requests.length - 1) as { orders: Array<Record<string, unknown>> }).orders;
+    };
+    // ES trades in quarter points: a buy's limit rounds down, its stop loss (a sell) up.
+    const bracket = { symbol: 'ES1!', action: 'buy', quantity: 1, limit_price: 5400.3, stop_loss_price: 5380.1 };
+    expect((await tickets(bracket)).map((ticket) => ticket.price)).toEqual([5400.25, 5380.25]);
+    const stopLimit = { symbol: 'ES1!', action: 'sell', quantity: 1, stop_price: 5390.1, limit_price: 5389.9 };
+    expect((await tickets(stopLimit))[0]).toMatchObject({ auxPrice: 5390.25, price: 5390 });
   });
 
   it('resolves a symbol once: conids are permanent', async () => {

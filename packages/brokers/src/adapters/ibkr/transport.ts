@@ -75,8 +75,12 @@ export function failure(response: HttpResponse, mutating: boolean): BrokerError 
   const message = messageOf(response.body) ?? `HTTP ${response.status}`;
   if (response.status === 401) return new BrokerError('AuthenticationError', IBKR_TITLE, message);
   if (response.status === 429) {
-    // Pacing refuses before anything is processed (WIRE.md §8-9): nothing was placed.
-    return new BrokerError('RateLimited', IBKR_TITLE, 'rate limit reached; nothing was sent, try again in a minute');
+    // Pacing refuses before anything is processed (WIRE.md §8-9): nothing was placed. A wait the
+    // answer names is handed back as the error's Retry-After.
+    const retryAfter = response.headers.get('retry-after')?.trim();
+    return new BrokerError('RateLimited', IBKR_TITLE, 'rate limit reached; nothing was sent, try again in a minute', {
+      ...(retryAfter ? { retryAfter } : {}),
+    });
   }
   if (response.status === 400 && sessionLost(response)) {
     return new BrokerError('BrokerUnavailable', IBKR_TITLE, 'the brokerage session is not open (no bridge)');

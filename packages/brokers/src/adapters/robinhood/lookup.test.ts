@@ -206,6 +206,8 @@ describe('errors', () => {
     expect(refused.message).toBe(
       'Robinhood: rate limit reached (100 requests a minute, bursts of 300); nothing was sent, try again in a minute',
     );
+    // Two requests ahead of it: its turn comes in 1.2 s, handed back as Retry-After.
+    expect(refused.retryAfter).toBe('2');
     await limiter.take('other-key', at);
   });
 });

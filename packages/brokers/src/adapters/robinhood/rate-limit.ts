@@ -10,11 +10,13 @@ export const RATE_LIMIT = { perMinute: 100, burst: 300 } as const;
 /** The longest a request waits for its turn. */
 const MAX_WAIT_MS = 1_000;
 
-export const rateLimited = (detail: string) =>
+/** A rate limit; with `waitMs`, the wait until the bucket has a turn again, as its Retry-After (seconds). */
+export const rateLimited = (detail: string, waitMs?: number) =>
   new BrokerError(
     'RateLimited',
     ROBINHOOD_TITLE,
     `rate limit reached (${RATE_LIMIT.perMinute} requests a minute, bursts of ${RATE_LIMIT.burst}); ${detail}`,
+    waitMs !== undefined ? { retryAfter: String(Math.max(1, Math.ceil(waitMs / 1000))) } : {},
   );
 
 export interface RateLimiter {
@@ -32,7 +34,7 @@ export function createRateLimiter(): RateLimiter {
       bucket.at = now;
       buckets.set(key, bucket);
       const waitMs = bucket.tokens >= 1 ? 0 : (1 - bucket.tokens) / perMs;
-      if (waitMs > MAX_WAIT_MS) throw rateLimited('nothing was sent, try again in a minute');
+      if (waitMs > MAX_WAIT_MS) throw rateLimited('nothing was sent, try again in a minute', waitMs);
       bucket.tokens -= 1;
       if (waitMs === 0) return;
       try {

@@ -53,8 +53,9 @@ export class SaxoError extends BrokerError {
     response: HttpResponse,
     code: string | undefined,
     outcomeUnknown: boolean,
+    retryAfter?: string,
   ) {
-    super(kind, SAXO_TITLE, message, { outcomeUnknown });
+    super(kind, SAXO_TITLE, message, { outcomeUnknown, ...(retryAfter !== undefined ? { retryAfter } : {}) });
     this.code = code;
     this.status = response.status;
     this.body = response.body;
@@ -89,7 +90,10 @@ export function saxoError(response: HttpResponse, mutating: boolean): BrokerErro
   const kind = kindOf(status, code, message);
   // Words the table names on a 5xx or a gateway's inconclusive 4xx decide nothing (Saxo's own 409 does).
   const undecided = status === 409 ? kind === 'BrokerUnavailable' : leavesUndecided(kind, status);
-  return new SaxoError(kind, message ?? code ?? fallback, response, code, mutating && undecided);
+  // The wait Saxo names (X-RateLimit-<Dimension>-Reset, WIRE.md §9) goes back as Retry-After.
+  const reset = kind === 'RateLimited' ? resetMs(response.headers) : undefined;
+  const retryAfter = reset !== undefined ? String(Math.max(1, Math.ceil(reset / 1000))) : undefined;
+  return new SaxoError(kind, message ?? code ?? fallback, response, code, mutating && undecided, retryAfter);
 }
 
 /** Seconds until the exhausted limit resets (X-RateLimit-<Dimension>-Reset), the longest named. */

@@ -86,7 +86,13 @@ export const saxoDescriptor: BrokerDescriptor = {
       comments:
         'stop is StopIfTraded on exchanges and Stop for FX; stop_limit triggers at stop_price and limits at limit_price.',
     },
-    limit_price: { examples: [175.25, 1.0825], comments: 'Required for limit and stop_limit orders.' },
+    limit_price: {
+      examples: [175.25, 1.0825],
+      comments:
+        'Required for limit and stop_limit orders. US stock, ETF and option prices (in USD) go on the cent ' +
+        '($0.0001 for a stock under $1), futures of known roots on their tick (ES: 0.25): a buy’s rounded down, ' +
+        'a sell’s up; others as given.',
+    },
     stop_price: { examples: [170], comments: 'Required for stop and stop_limit orders (the trigger).' },
     take_profit_price: {
       examples: [185],

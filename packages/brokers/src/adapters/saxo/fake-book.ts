@@ -1,7 +1,8 @@
 // The fake's checks of an order body, as Saxo checks them (WIRE.md §4, §8): ManualOrder required,
 // a known account and instrument (Uic + AssetType), the enums, the prices each OrderType needs,
-// ToOpenClose for options, related orders on the opposite side, the OCO stop-leg rule. Model
+// ToOpenClose for options, prices on a US equity's tick, related orders on the opposite side, the OCO stop-leg rule. Model
 // errors answer 400 InvalidModelState with ModelState; business errors 400 {"ErrorInfo":…}.
+import { futureTickOf } from '@router/orders';
 import { type FakeInstrument, instrumentOf } from './fake-ref.ts';
 
 type Json = Record<string, unknown>;
@@ -100,6 +101,38 @@ export function checkOrder(order: Json, accounts: ReadonlySet<string>, path = ''
   if (order.ExternalReference !== undefined && String(order.ExternalReference).length > 50)
     throw modelState(`${path}ExternalReference`, 'ExternalReference can be at most 50 characters');
   return { body: order, instrument, amount };
+}
+
+/**
+ * The tick checked: a future's where its root's is known (ESZ6:xcme → ES); a US stock's or
+ * option's (Reg NMS 612: a cent, $0.0001 under a dollar; options in cents).
+ */
+function tickOf(instrument: FakeInstrument, price: number): number | undefined {
+  if (instrument.AssetType === 'ContractFutures')
+    return futureTickOf(/^([A-Z0-9]+?)[FGHJKMNQUVXZ]\d{1,2}:/.exec(instrument.Symbol)?.[1] ?? '');
+  if (instrument.CurrencyCode !== 'USD') return undefined;
+  if (instrument.AssetType.endsWith('Option')) return 0.01;
+  if (instrument.AssetType !== 'Stock' && instrument.AssetType !== 'Etf') return undefined;
+  return price >= 1 ? 0.01 : 0.0001;
+}
+
+/**
+ * Prices off the instrument's tick size scheme are refused (WIRE.md §4), here for US equities and known futures;
+ * after the model checks (a business error, as Saxo's own order of answers has it).
+ */
+export function checkTicks(orders: CheckedOrder[]): void {
+  for (const { instrument, body } of orders) {
+    for (const field of ['OrderPrice', 'StopLimitPrice']) {
+      const price = body[field];
+      const tick = typeof price === 'number' ? tickOf(instrument, price) : undefined;
+      if (typeof price === 'number' && tick !== undefined && Math.abs(price / tick - Math.round(price / tick)) > 1e-6)
+        throw business(
+          400,
+          'PriceNotInTickSizeIncrements',
+          `${field} ${price} is not a multiple of the tick size ${tick}`,
+        );
+    }
+  }
 }
 
 /** An entry and its related orders: exits on the other side, the same instrument and amount. */

@@ -10,6 +10,7 @@ import {
   checkOco,
   checkOrder,
   checkRelated,
+  checkTicks,
   costOf,
   FakeRefusal,
   list,
@@ -75,6 +76,7 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState, pref
       const legs = children.map((child, index) => checkOrder(child, accountKeys(), `Orders[${index}].`));
       if (entry) checkRelated(entry, legs);
       else checkOco(legs);
+      checkTicks(entry ? [entry, ...legs] : legs);
       checkFunds(entry ? [entry] : legs);
       checkDuplicate(request);
       const placeLegs = (relation: FakeOrder['OrderRelation']) =>
@@ -125,6 +127,7 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState, pref
     try {
       const body = { ManualOrder: false, ...record(request.body) };
       const checked = checkOrder(body, accountKeys());
+      checkTicks([checked]);
       const cost = costOf(checked);
       const account = accountOf(checked);
       return {
@@ -155,6 +158,7 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState, pref
       const { OrderId: _id, ...terms } = body;
       const changed = { ...order.body, ...terms, Uic: order.instrument.Identifier, BuySell: order.body.BuySell };
       const checked = checkOrder(changed, accountKeys());
+      checkTicks([checked]);
       if (order.Status === 'Working' && wrongSide(checked))
         throw business(400, WRONG_SIDE.ErrorCode, WRONG_SIDE.Message);
       order.body = checked.body;

@@ -23,13 +23,15 @@ interface FakeOption {
   StrikePrice: number;
 }
 
+/** Listings outside the US trade in their exchange's currency. */
+const CURRENCIES: Record<string, string> = { XETR: 'EUR', CSE: 'DKK' };
 const stock = (Identifier: number, symbol: string, ExchangeId: string, price: number, primary = Identifier) => ({
   Identifier,
   AssetType: 'Stock',
   Symbol: symbol,
   Description: symbol.split(':')[0] ?? symbol,
   ExchangeId,
-  CurrencyCode: ExchangeId === 'XETR' ? 'EUR' : 'USD',
+  CurrencyCode: CURRENCIES[ExchangeId] ?? 'USD',
   PrimaryListing: primary,
   price,
 });

@@ -6,7 +6,7 @@
 //   GET /ref/v1/instruments/contractoptionspaces/{OptionRootId}?OptionSpaceSegment=SpecificDates&ExpiryDates=2026-12-18
 //     → {"AssetType":"StockOption","OptionSpace":[{"Expiry":"2026-12-18","SpecificOptions":[{"Uic":…,"StrikePrice":200,"PutCall":"Call"}]}]}
 // A ticker listed on several exchanges resolves to its primary listing, or to extra.exchange.
-import { type Order, type OrderClass, parseSymbol } from '@router/orders';
+import { futureTickOf, type Order, type OrderClass, parseSymbol } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
@@ -18,6 +18,10 @@ export interface SaxoInstrument {
   assetType: string;
   /** Saxo's symbol ("AAPL:xnas", "EURUSD"). */
   symbol: string;
+  /** The currency it trades in (an option: its root's), as Saxo lists it; USD prices US ticks. */
+  currency?: string;
+  /** A future's tick, where its root's is known (the order language's futureTickOf). */
+  tick?: number;
 }
 
 /** Instruments kept at most (the oldest go first). */
@@ -32,6 +36,11 @@ const ASSET_TYPES: Partial<Record<OrderClass, string>> = {
 const invalid = (message: string) => new BrokerError('InvalidOrder', SAXO_TITLE, message);
 /** "AAPL:xnas" → "AAPL"; "BRKb:xnys" and "BRK.B" compare alike. */
 const tickerOf = (symbol: string) => (symbol.split(':')[0] ?? '').replace(/[./ ]/g, '').toUpperCase();
+/** The listing's currency, when Saxo names one. */
+const currencyOf = (record: JsonRecord) => {
+  const currency = stringField(record, 'CurrencyCode');
+  return currency ? { currency } : {};
+};
 
 interface Candidate {
   record: JsonRecord;
@@ -119,7 +128,8 @@ export function createInstruments(api: SaxoApi) {
     );
     const uic = decimalField(specific, 'Uic');
     if (uic === undefined) throw invalid(`no ${parts.root} ${parts.expiry} ${putCall} ${parts.strike} option at Saxo`);
-    return { uic, assetType: stringField(body, 'AssetType') ?? root.assetType, symbol: symbol.trim() };
+    const assetType = stringField(body, 'AssetType') ?? root.assetType;
+    return { uic, assetType, symbol: symbol.trim(), ...currencyOf(root.record) };
   }
 
   async function lookUp(ctx: BrokerContext, session: BrokerSession, order: Pick<Order, 'symbol' | 'class' | 'extra'>) {
@@ -139,8 +149,9 @@ export function createInstruments(api: SaxoApi) {
       wanted = [1, 2].map((digits) => `${parts.root}${parts.monthCode}${year.slice(-digits)}`);
     }
     const found = candidates(await search(ctx, session, keywords, assetTypes), wanted);
-    const { uic, assetType, symbol } = oneListing(found, order.symbol, exchange);
-    return { uic, assetType, symbol };
+    const { uic, assetType, symbol, record } = oneListing(found, order.symbol, exchange);
+    const tick = parts.kind === 'future' ? futureTickOf(parts.root) : undefined;
+    return { uic, assetType, symbol, ...currencyOf(record), ...(tick !== undefined ? { tick } : {}) };
   }
 
   return {

@@ -8,6 +8,7 @@
 // oco, two limit legs) is the published OCO form: {"Orders":[order 1, order 2]}, no entry.
 import type { Order, OrderAction, OrderLeg } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
+import { priceOnKnownTick, usPriceOnTick } from '../../core/ticks.ts';
 import { SAXO_TITLE } from './descriptor.ts';
 import type { SaxoInstrument } from './instruments.ts';
 
@@ -54,7 +55,24 @@ const SIDES: Partial<Record<OrderAction, { side: 'Buy' | 'Sell'; openClose?: 'To
 };
 
 const invalid = (message: string) => new BrokerError('InvalidOrder', SAXO_TITLE, message);
-const price = (value: number) => Math.round(value * 1e8) / 1e8;
+const noNoise = (value: number) => Math.round(value * 1e8) / 1e8;
+const US_TICKED = ['Stock', 'Etf', 'StockOption', 'StockIndexOption'];
+
+/**
+ * The prices of one side of an order, since Saxo refuses a price off the instrument's tick
+ * (WIRE.md §4): a US stock, ETF or option (in USD) on the US tick, a future on its root's known
+ * tick, never past the trader's (a buy's down, a sell's up; see usPriceOnTick); others as given,
+ * without float noise.
+ */
+function pricer(instrument: SaxoInstrument, side: 'Buy' | 'Sell'): (value: number) => number {
+  const buying = side === 'Buy';
+  const { tick } = instrument;
+  if (tick !== undefined)
+    return (value) => priceOnKnownTick(noNoise(value), tick, buying, (message) => invalid(`price ${message}`));
+  if (instrument.currency !== 'USD' || !US_TICKED.includes(instrument.assetType)) return noNoise;
+  const option = instrument.assetType.endsWith('Option');
+  return (value) => usPriceOnTick(noNoise(value), buying, option, invalid);
+}
 /** FX trades on the bid and ask; everything else stops on the last trade. */
 const stopType = (instrument: SaxoInstrument) => (instrument.assetType === 'FxSpot' ? 'Stop' : 'StopIfTraded');
 
@@ -86,8 +104,10 @@ function checkAbsolute(order: Order): void {
 function typeAndPrices(
   order: Order,
   instrument: SaxoInstrument,
+  side: 'Buy' | 'Sell',
 ): Pick<SaxoOrder, 'OrderType' | 'OrderPrice' | 'StopLimitPrice'> {
   const { limit_price: limit, stop_price: stop } = order;
+  const price = pricer(instrument, side);
   switch (order.type) {
     case 'market':
       return { OrderType: 'Market' };
@@ -124,7 +144,7 @@ export function toSaxoOrder(order: Order, reference: string): ToInstrument {
       AssetType: instrument.assetType,
       BuySell: sides.side,
       Amount: amount,
-      ...typeAndPrices(order, instrument),
+      ...typeAndPrices(order, instrument, sides.side),
       OrderDuration: duration,
       ...(option ? { ToOpenClose: sides.openClose ?? (sides.side === 'Buy' ? 'ToOpen' : 'ToClose') } : {}),
       ExternalReference: reference,
@@ -138,11 +158,13 @@ export function toSaxoOrder(order: Order, reference: string): ToInstrument {
 function exitsOf(order: Order, entry: SaxoOrder, instrument: SaxoInstrument): SaxoOrder[] {
   if (order.take_profit_price === undefined && order.stop_loss_price === undefined) return [];
   if (entry.ToOpenClose === 'ToClose') throw invalid('take profit and stop loss need an opening order');
+  const side = entry.BuySell === 'Buy' ? 'Sell' : 'Buy';
+  const price = pricer(instrument, side);
   const exit = (fields: Pick<SaxoOrder, 'OrderType' | 'OrderPrice'>): SaxoOrder => ({
     AccountKey: entry.AccountKey,
     Uic: entry.Uic,
     AssetType: entry.AssetType,
-    BuySell: entry.BuySell === 'Buy' ? 'Sell' : 'Buy',
+    BuySell: side,
     Amount: entry.Amount,
     ...fields,
     OrderDuration: { DurationType: 'GoodTillCancel' },

@@ -43,6 +43,45 @@ describe('orders the descriptor claims', () => {
     expect(continuous.message).toBe('Saxo: ES1! is a continuous contract; give the contract month');
   });
 
+  it('puts US stock, option and known futures prices on the tick, never past the trader’s; others as given', async () => {
+    const session = await t.connect();
+    t.fake.requests.length = 0;
+    // A buy's limit rounds down; its exits sell, so they round up.
+    const bracket = { ...buy, limit_price: 170.257, take_profit_price: 180.003, stop_loss_price: 160.004 };
+    expect((await t.place(session, bracket, 'sig-tick-1')).status).toBe('accepted');
+    expect(t.posted().at(-1)).toMatchObject({
+      OrderPrice: 170.25,
+      Orders: [
+        { OrderType: 'Limit', OrderPrice: 180.01 },
+        { OrderType: 'StopIfTraded', OrderPrice: 160.01 },
+      ],
+    });
+    const stopLimit = { ...buy, action: 'sell', type: 'stop_limit', stop_price: 150.005, limit_price: 149.991 };
+    await t.place(session, stopLimit, 'sig-tick-2');
+    expect(t.posted().at(-1)).toMatchObject({ OrderPrice: 150.01, StopLimitPrice: 150 });
+    const option = { symbol: 'AAPL  261218C00200000', action: 'sell_to_open', quantity: 1, limit_price: 2.555 };
+    await t.place(session, option, 'sig-tick-3');
+    expect(t.posted().at(-1)).toMatchObject({ AssetType: 'StockOption', OrderPrice: 2.56 });
+    // A future on its root's tick (ES: a quarter point), a sell's stop rounded up.
+    const future = { symbol: 'ESZ2026', action: 'buy', quantity: 1, limit_price: 5400.3, stop_loss_price: 5380.1 };
+    await t.place(session, future, 'sig-tick-6');
+    expect(t.posted().at(-1)).toMatchObject({
+      AssetType: 'ContractFutures',
+      OrderPrice: 5400.25,
+      Orders: [{ OrderType: 'StopIfTraded', OrderPrice: 5380.25 }],
+    });
+    // Copenhagen and FX prices are Saxo's to judge: sent as given.
+    await t.place(session, { symbol: 'NOVOB', action: 'buy', quantity: 1, limit_price: 699.123 }, 'sig-tick-4');
+    expect(t.posted().at(-1)).toMatchObject({ Uic: 112809, OrderPrice: 699.123 });
+    const sent = t.fake.placements().length;
+    const tiny = await brokerFailure(t.place(session, { ...buy, limit_price: 0.00001 }, 'sig-tick-5'));
+    expect([tiny.kind, tiny.message]).toEqual([
+      'InvalidOrder',
+      'Saxo: price 0.00001 is less than one tick (0.0001): it would be 0',
+    ]);
+    expect(t.fake.placements()).toHaveLength(sent);
+  });
+
   it('refuses before sending what Saxo cannot take here', async () => {
     const session = await t.connect();
     t.fake.requests.length = 0;
@@ -183,6 +222,8 @@ describe("Saxo's answers", () => {
     });
     const limited = await brokerFailure(t.place(session, buy, 'sig-429-2'));
     expect([limited.kind, limited.outcomeUnknown]).toEqual(['RateLimited', false]);
+    // The wait Saxo names is handed back as the rate limit's Retry-After.
+    expect(limited.retryAfter).toBe('30');
     expect(t.fake.placements()).toHaveLength(3);
     t.fake.inject({ method: 'POST', path: ORDERS, status: 503, body: { Message: 'Service unavailable' } });
     const down = await brokerFailure(t.place(session, buy, 'sig-503'));
