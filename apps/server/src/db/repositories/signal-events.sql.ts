@@ -36,7 +36,9 @@ export function orderEventTypesSql(status: string, from: string, action: string)
 export function signalEventSource(changed: string): string {
   return `select x.user_id, x.connector_id, x.account_id, t.type,
       jsonb_build_object('signalId', x.id,
-        'hook', (select jsonb_build_object('key', h.key, 'name', h.name) from hooks h where h.id = x.hook_id),
+        'hook', (select jsonb_build_object('key', h.key, 'name', h.name)
+            || case when h.is_api then '{"api": true}'::jsonb else '{}'::jsonb end
+          from hooks h where h.id = x.hook_id),
         'connectorKey', (select c.key from connectors c where c.id = x.connector_id),
         'providerName', x.provider_name, 'accountId', x.account_id, 'order', x."order", 'status', x.status,
         'brokerOrderId', x.broker_order_id, 'price', x.price,
