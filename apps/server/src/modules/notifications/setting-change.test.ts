@@ -14,6 +14,7 @@ import {
   recordDeliveryResults,
 } from '../../db/repositories/notification-deliveries.repository.ts';
 import { NO_LONGER_WANTED } from '../../db/repositories/notifications.repository.ts';
+import { emitEventsOn } from './events.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -144,4 +145,32 @@ it('a delivery being sent as the events change does not hold the save, and is no
   expect(await states(key)).toEqual([
     { type: 'credits.low', status: 'failed', error: `Mail refused; ${NOT_RETRIED_UNWANTED}` },
   ]);
+});
+
+it('an event whose statement read the setting before a save unticked its type is not sent', async () => {
+  const trader = await setupTrader(t, 'setting-race@example.com');
+  const email = 'setting-race@example.com';
+  const { key } = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+    email,
+    events: ['credits.low', 'order.placed'],
+  });
+  // The emitting statement's snapshot, taken before the save commits (a repeatable read
+  // transaction keeps it across statements, as one statement does).
+  const emitter = await t.services.db.$client.connect();
+  try {
+    await emitter.query('begin isolation level repeatable read');
+    await emitter.query('select 1 from notifications limit 1');
+    expect((await update(trader.headers, key, { email, events: ['order.placed'] })).error).toBeUndefined();
+    const queued = await emitEventsOn(emitter, [
+      { userId: trader.userId, type: 'credits.low', data: { balance: 2, threshold: 10 } },
+    ]);
+    await emitter.query('commit');
+    expect(queued).toBe(1);
+  } finally {
+    emitter.release();
+  }
+  await t.services.db.transaction(async (tx) => {
+    expect(await claimDueDeliveries(tx, 10)).toEqual([]);
+  });
+  expect(await states(key)).toEqual([{ type: 'credits.low', status: 'failed', error: NO_LONGER_WANTED }]);
 });
