@@ -12,6 +12,7 @@ import {
   claimDueDeliveries,
   NOT_RETRIED_UNWANTED,
   recordDeliveryResults,
+  resendDelivery,
 } from '../../db/repositories/notification-deliveries.repository.ts';
 import { NO_LONGER_WANTED } from '../../db/repositories/notifications.repository.ts';
 import { emitEventsOn } from './events.ts';
@@ -173,4 +174,32 @@ it('an event whose statement read the setting before a save unticked its type is
     expect(await claimDueDeliveries(tx, 10)).toEqual([]);
   });
   expect(await states(key)).toEqual([{ type: 'credits.low', status: 'failed', error: NO_LONGER_WANTED }]);
+});
+
+it('a re-send asked for after the save still goes: the latest instruction wins', async () => {
+  const trader = await setupTrader(t, 'setting-resend@example.com');
+  const email = 'setting-resend@example.com';
+  const { key } = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+    email,
+    events: ['credits.low', 'order.placed'],
+  });
+  // A first try still waiting when the save unticks its event: given up, never tried.
+  await waiting(key, ['credits.low']);
+  await t.services.db.$client.query(
+    `update notification_deliveries d set attempts = 0 from notifications n where n.id = d.notification_id and n.key = $1`,
+    [key],
+  );
+  expect((await update(trader.headers, key, { email, events: ['order.placed'] })).error).toBeUndefined();
+  expect(await states(key)).toEqual([{ type: 'credits.low', status: 'failed', error: NO_LONGER_WANTED }]);
+  // The user re-sends it from the log: it is sent, not given up again.
+  const { rows } = await t.services.db.$client.query<{ id: number }>(
+    `select d.id::float8 as id from notification_deliveries d join notifications n on n.id = d.notification_id
+      where n.key = $1`,
+    [key],
+  );
+  const id = rows[0]?.id ?? 0;
+  expect(await resendDelivery(t.services.db, trader.userId, id)).toBe(true);
+  await t.services.db.transaction(async (tx) => {
+    expect((await claimDueDeliveries(tx, 10)).map((d) => d.id)).toEqual([id]);
+  });
 });
