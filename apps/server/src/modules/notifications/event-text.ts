@@ -127,7 +127,7 @@ function refusedText(data: Data, title: Title): EventText {
   const name = text(hook.name);
   const signalId = text(data.signalId);
   return {
-    summary: `Signal refused${name ? ` on webhook "${name}"` : ''}`,
+    summary: `Signal refused${hook.api === true ? ' on the REST API' : name ? ` on webhook "${name}"` : ''}`,
     intro: `A signal became no order: ${REFUSALS[text(data.reason) ?? ''] ?? 'it was refused'}.`,
     details: rows([
       ['Message', data.message],
@@ -136,10 +136,11 @@ function refusedText(data: Data, title: Title): EventText {
       ['Signal id', signalId],
     ]),
     reason: text(data.message),
-    // A refused signal was stored as none: its entry is among its webhook's calls.
+    // A refused signal was stored as none: its entry is among its webhook's calls (the REST
+    // API's hook is never listed).
     path: signalId
       ? `/me?signal=${encodeURIComponent(signalId)}`
-      : text(hook.key)
+      : text(hook.key) && hook.api !== true
         ? `/me?hook=${encodeURIComponent(text(hook.key) ?? '')}`
         : '/me',
     linkLabel: 'See your activity',
