@@ -154,9 +154,10 @@ export async function cancelApiOrder(
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await markSignalCanceled(services.db.$client, row.id, from)) break;
     const now = await requireOrder(services, userId, orderId);
-    if (now.status === 'canceled') break;
-    if (FINAL.has(now.status)) throw new AppError('EXECUTION', `Order is ${now.status}: it could not be canceled`);
+    if (FINAL.has(now.status)) break;
     from = [now.status];
   }
-  return toApiOrder(await requireOrder(services, userId, orderId));
+  const done = await requireOrder(services, userId, orderId);
+  if (done.status !== 'canceled') throw new AppError('EXECUTION', `Order is ${done.status}: it could not be canceled`);
+  return toApiOrder(done);
 }
