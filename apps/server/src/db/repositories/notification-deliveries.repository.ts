@@ -6,7 +6,7 @@
 import { NOTIFICATION_TYPE } from '@router/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from './executor.ts';
-import { settingWantsSql } from './notifications.repository.ts';
+import { NO_LONGER_WANTED, settingWantsSql } from './notifications.repository.ts';
 
 /**
  * A FROM item making the worker's round commit asynchronously (`synchronous_commit = off` for its
@@ -46,6 +46,9 @@ export interface ClaimedDelivery {
   isEnabled: boolean;
 }
 
+/** Whether the setting `n` still asks for the delivery `d`'s event. */
+const WANTED = sql.raw(settingWantsSql('n', 'd.type'));
+
 // (No SQL comment here: pg_stat_activity keeps a statement's first 1 KB, which the crash drills
 // search.)
 const CLAIMED = sql`
@@ -60,9 +63,32 @@ const CLAIMED = sql`
   join notifications n on n.id = d.notification_id
   cross join ${ASYNC_COMMIT}`;
 
+/**
+ * Gives up, of `claimed`, an event's delivery never tried nor touched by the user (no attempt, no
+ * error: not a retry, not a re-send) whose setting no longer asks for its event; returns their ids.
+ * Its event's statement read the setting's old events list (its snapshot taken before a save that
+ * unticked the event committed) and wrote it after that save had given up the waiting ones
+ * (dropUnwantedDeliveries). Only rows whose setting lists events without theirs are asked about.
+ */
+async function giveUpUnwanted(tx: Transaction, claimed: readonly ClaimedDelivery[]): Promise<Set<number>> {
+  const maybe = claimed.filter((d) => {
+    const events = (d.metadata as { events?: unknown }).events;
+    return d.attempts === 0 && Array.isArray(events) && !events.includes(d.eventType);
+  });
+  if (maybe.length === 0) return new Set();
+  const { rows } = await tx.execute<{ id: number }>(sql`update notification_deliveries d
+    set status = 'failed', next_attempt_at = null, error = ${NO_LONGER_WANTED}
+    from notifications n
+    where d.id = any(${`{${maybe.map((m) => m.id).join(',')}}`}::bigint[]) and n.id = d.notification_id
+      and d.attempts = 0 and d.error is null and not ${WANTED}
+    returning d.id::float8 as id`);
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Claims by `query` (a CLAIMED select), less the deliveries giveUpUnwanted gives up. */
 async function claim(tx: Transaction, query: SQL): Promise<ClaimedDelivery[]> {
   const { rows } = await tx.execute<ClaimedDelivery & Record<string, unknown>>(query);
-  return rows.map((row) => ({
+  const claimed = rows.map((row) => ({
     ...row,
     createdAt: new Date(row.createdAt),
     dueAt: new Date(row.dueAt),
@@ -70,6 +96,8 @@ async function claim(tx: Transaction, query: SQL): Promise<ClaimedDelivery[]> {
     secretRotatedAt: row.secretRotatedAt ? new Date(row.secretRotatedAt) : null,
     failingSince: row.failingSince ? new Date(row.failingSince) : null,
   }));
+  const given = await giveUpUnwanted(tx, claimed);
+  return given.size === 0 ? claimed : claimed.filter((d) => !given.has(d.id));
 }
 
 /**
@@ -177,8 +205,6 @@ export interface DeliveryResult {
 
 /** Ends the error of a failed attempt not tried again because the setting no longer asks for its event. */
 export const NOT_RETRIED_UNWANTED = 'not tried again: the setting no longer asks for this event';
-
-const WANTED = sql.raw(settingWantsSql('n', 'd.type'));
 
 /**
  * Records attempts of deliveries claimed in the same transaction; returns the ids written. A

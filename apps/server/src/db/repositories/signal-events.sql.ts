@@ -3,16 +3,24 @@
 // event exists exactly when its change was committed, at no extra round trip. Users without an
 // enabled setting cost one index probe per row (notifications_user_idx) and build no JSON.
 
+/** Durations whose order ends at once, what did not fill canceled by the broker (IOC, FOK, fill and kill). */
+const IMMEDIATE_DURATIONS = "('ioc', 'fok', 'fak')";
+
 /**
- * Event types a signal's move from stored status `from` to `status` reports. From placing or
- * unknown (the broker's answer, reconciliation): rejected → order.rejected, filled → placed and
- * filled, placing/unknown/draft → nothing yet, canceled → order.rejected with the broker's
- * message (an order the broker ended at once, an IOC or FOK that did not fill, never worked;
- * but not for `action` cancel or close, whose success brokers answer as canceled), any other →
- * placed. From a status that was already told as placed (a resting order followed to its end, modules/signals/follow-fills.ts): filled →
- * order.filled, rejected → order.rejected, anything else (canceled) → nothing.
+ * Event types a signal's move from stored status `from` to `status` reports (`order`: its
+ * normalized order, jsonb). From placing or unknown (the broker's answer, reconciliation):
+ * rejected → order.rejected, filled → placed and filled, placing/unknown/draft → nothing yet,
+ * canceled → order.rejected with the broker's message (an order the broker ended at once, an IOC
+ * or FOK that did not fill, never worked; but not for `action` cancel or close, whose success
+ * brokers answer as canceled), any other → placed. Canceled from unknown (found by reconciliation,
+ * any time later) is rejected only for an IOC, FOK or fill-and-kill order: any other (a limit
+ * order resting until canceled at the broker, or expired at the day's end) was placed, and is told
+ * as placed with its status canceled, as a resting order's later cancel tells nothing more.
+ * From a status that was already told as placed (a resting order followed to its end,
+ * modules/signals/follow-fills.ts): filled → order.filled, rejected → order.rejected, anything
+ * else (canceled) → nothing.
  */
-export function orderEventTypesSql(status: string, from: string, action: string): string {
+export function orderEventTypesSql(status: string, from: string, order: string): string {
   return `case
     when ${from} not in ('placing', 'unknown', 'draft') then case
       when ${status} = 'filled' then array['order.filled']
@@ -21,7 +29,9 @@ export function orderEventTypesSql(status: string, from: string, action: string)
     when ${status} in ('rejected', 'failed') then array['order.rejected']
     when ${status} = 'filled' then array['order.placed', 'order.filled']
     when ${status} in ('placing', 'unknown', 'draft') then array[]::text[]
-    when ${status} = 'canceled' and coalesce(${action}, '') not in ('cancel', 'close') then array['order.rejected']
+    when ${status} = 'canceled' and coalesce(${order}->>'action', '') not in ('cancel', 'close')
+      and (${from} <> 'unknown' or lower(coalesce(${order}->>'duration', '')) in ${IMMEDIATE_DURATIONS})
+      then array['order.rejected']
     else array['order.placed'] end`;
 }
 
@@ -36,7 +46,9 @@ export function orderEventTypesSql(status: string, from: string, action: string)
 export function signalEventSource(changed: string): string {
   return `select x.user_id, x.connector_id, x.account_id, t.type,
       jsonb_build_object('signalId', x.id,
-        'hook', (select jsonb_build_object('key', h.key, 'name', h.name) from hooks h where h.id = x.hook_id),
+        'hook', (select jsonb_build_object('key', h.key, 'name', h.name)
+            || case when h.is_api then '{"api": true}'::jsonb else '{}'::jsonb end
+          from hooks h where h.id = x.hook_id),
         'connectorKey', (select c.key from connectors c where c.id = x.connector_id),
         'providerName', x.provider_name, 'accountId', x.account_id, 'order', x."order", 'status', x.status,
         'brokerOrderId', x.broker_order_id, 'price', x.price,

@@ -202,7 +202,7 @@ const OUTCOMES = `with input as (
     returning s.id, s.user_id, s.credit_held, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test,
       s.status, s."order", s.broker_order_id, s.price, s.day_counted_at, s.credit_claimed, i.message,
       i.response is null as late,
-      ${orderEventTypesSql('s.status', 'i."from"', `s."order"->>'action'`)} as types
+      ${orderEventTypesSql('s.status', 'i."from"', 's."order"')} as types
   ), released as (
     -- credit_claimed as the row stands after its lock (updated's RETURNING): a pack's refund
     -- claiming the credit, or ending that claim, may commit after this statement started.

@@ -148,6 +148,16 @@ export async function cancelApiOrder(
   // it, as every outcome write names the status it moves from) or from the status it was given.
   // An order not told of yet (placing, or unknown before reconciliation found it) tells
   // order.placed in this write: nothing else will.
-  await markSignalCanceled(services.db.$client, row.id, [row.status, 'placing', status]);
-  return toApiOrder((await findUserSignal(services.db, userId, orderId)) ?? row);
+  // A write that matched nothing found the order moved on meanwhile (a fill, written by the fill
+  // follower, racing the cancel): the answer says what it now is, never that the cancel was done.
+  let from = [row.status, 'placing', status];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await markSignalCanceled(services.db.$client, row.id, from)) break;
+    const now = await requireOrder(services, userId, orderId);
+    if (FINAL.has(now.status)) break;
+    from = [now.status];
+  }
+  const done = await requireOrder(services, userId, orderId);
+  if (done.status !== 'canceled') throw new AppError('EXECUTION', `Order is ${done.status}: it could not be canceled`);
+  return toApiOrder(done);
 }

@@ -22,6 +22,8 @@ export type HookEntry = Readonly<{
   accountId: string;
   isActive: boolean;
   isTest: boolean;
+  /** The REST API's own hook (hooks.is_api, toHookEntry): its signals are the API's orders. */
+  isApi?: true;
   deactivatedReason: string | null;
   /** The kill switch's reason while the user's webhooks are paused (hooksPause). */
   pausedReason: string | null;
@@ -77,7 +79,7 @@ export async function loadHookEntry(services: Services, shortKey: string): Promi
 
 /** The REST API's hook of an account (no rules, no fan-out) as the signal path takes it. */
 export function toHookEntry(services: Services, row: HookForSignal): HookEntry {
-  return asEntry(services, row, row.connector, row.accountId, null, []);
+  return { ...asEntry(services, row, row.connector, row.accountId, null, []), isApi: true };
 }
 
 function asEntry(

@@ -74,6 +74,10 @@ function legsText(legs: unknown): string | undefined {
   return shown.length > 0 ? shown.join(', ') : undefined;
 }
 
+/** Who sent an order: its webhook, or the REST API (its own hook, named for the activity log). */
+const sender = (hook: Data): string =>
+  hook.api === true ? 'The REST API' : text(hook.name) ? `Webhook "${text(hook.name)}"` : 'A webhook';
+
 function orderText(type: string, data: Data, title: Title): EventText {
   const order = object(data.order);
   const broker = title(text(data.providerName) ?? '');
@@ -84,7 +88,7 @@ function orderText(type: string, data: Data, title: Title): EventText {
   const signalId = text(data.signalId) ?? '';
   return {
     summary: `${data.status === 'unknown' ? UNKNOWN_VERB : (ORDER_VERBS[type] ?? 'Order')}: ${what || 'order'}${filledAt} on ${broker}`,
-    intro: `${text(hook.name) ? `Webhook "${text(hook.name)}"` : 'A webhook'} sent an order to ${broker} account ${text(data.accountId) ?? ''}.`,
+    intro: `${sender(hook)} sent an order to ${broker} account ${text(data.accountId) ?? ''}.`,
     details: rows([
       ['Symbol', order.symbol],
       ['Action', order.action],
@@ -123,7 +127,7 @@ function refusedText(data: Data, title: Title): EventText {
   const name = text(hook.name);
   const signalId = text(data.signalId);
   return {
-    summary: `Signal refused${name ? ` on webhook "${name}"` : ''}`,
+    summary: `Signal refused${hook.api === true ? ' on the REST API' : name ? ` on webhook "${name}"` : ''}`,
     intro: `A signal became no order: ${REFUSALS[text(data.reason) ?? ''] ?? 'it was refused'}.`,
     details: rows([
       ['Message', data.message],
@@ -132,10 +136,11 @@ function refusedText(data: Data, title: Title): EventText {
       ['Signal id', signalId],
     ]),
     reason: text(data.message),
-    // A refused signal was stored as none: its entry is among its webhook's calls.
+    // A refused signal was stored as none: its entry is among its webhook's calls (the REST
+    // API's hook is never listed).
     path: signalId
       ? `/me?signal=${encodeURIComponent(signalId)}`
-      : text(hook.key)
+      : text(hook.key) && hook.api !== true
         ? `/me?hook=${encodeURIComponent(text(hook.key) ?? '')}`
         : '/me',
     linkLabel: 'See your activity',

@@ -30,6 +30,8 @@ export { notificationEventCtes } from '../../db/repositories/notification-outbox
 export interface EventHook {
   key: string;
   name: string;
+  /** The REST API's own hook (hooks.is_api): the order came from the API, not a webhook. */
+  api?: true;
 }
 
 /** order.placed, order.filled, order.rejected: one signal's order and what the broker said. */

@@ -6,14 +6,16 @@ import { NOTIFICATION_TYPE } from '@router/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { gql } from '../../../test/connector-fixtures.ts';
-import { createSetting } from '../../../test/notification-fixtures.ts';
+import { createSetting, sendTest } from '../../../test/notification-fixtures.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
 import {
   claimDueDeliveries,
   NOT_RETRIED_UNWANTED,
   recordDeliveryResults,
+  resendDelivery,
 } from '../../db/repositories/notification-deliveries.repository.ts';
 import { NO_LONGER_WANTED } from '../../db/repositories/notifications.repository.ts';
+import { emitEventsOn } from './events.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -144,4 +146,65 @@ it('a delivery being sent as the events change does not hold the save, and is no
   expect(await states(key)).toEqual([
     { type: 'credits.low', status: 'failed', error: `Mail refused; ${NOT_RETRIED_UNWANTED}` },
   ]);
+});
+
+it('an event whose statement read the setting before a save unticked its type is not sent', async () => {
+  const trader = await setupTrader(t, 'setting-race@example.com');
+  const email = 'setting-race@example.com';
+  const { key } = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+    email,
+    events: ['credits.low', 'order.placed'],
+  });
+  // The emitting statement's snapshot, taken before the save commits (a repeatable read
+  // transaction keeps it across statements, as one statement does).
+  const emitter = await t.services.db.$client.connect();
+  try {
+    await emitter.query('begin isolation level repeatable read');
+    await emitter.query('select 1 from notifications limit 1');
+    expect((await update(trader.headers, key, { email, events: ['order.placed'] })).error).toBeUndefined();
+    const queued = await emitEventsOn(emitter, [
+      { userId: trader.userId, type: 'credits.low', data: { balance: 2, threshold: 10 } },
+    ]);
+    await emitter.query('commit');
+    expect(queued).toBe(1);
+  } finally {
+    emitter.release();
+  }
+  // A test notification, no event the list chooses, still goes.
+  const test = await sendTest(t, trader.headers, key);
+  await t.services.db.transaction(async (tx) => {
+    expect((await claimDueDeliveries(tx, 10)).map((d) => String(d.id))).toEqual([test.id]);
+  });
+  expect(await states(key)).toEqual([
+    { type: 'credits.low', status: 'failed', error: NO_LONGER_WANTED },
+    { type: 'notification.test', status: 'pending', error: null },
+  ]);
+});
+
+it('a re-send asked for after the save still goes: the latest instruction wins', async () => {
+  const trader = await setupTrader(t, 'setting-resend@example.com');
+  const email = 'setting-resend@example.com';
+  const { key } = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+    email,
+    events: ['credits.low', 'order.placed'],
+  });
+  // A first try still waiting when the save unticks its event: given up, never tried.
+  await waiting(key, ['credits.low']);
+  await t.services.db.$client.query(
+    `update notification_deliveries d set attempts = 0 from notifications n where n.id = d.notification_id and n.key = $1`,
+    [key],
+  );
+  expect((await update(trader.headers, key, { email, events: ['order.placed'] })).error).toBeUndefined();
+  expect(await states(key)).toEqual([{ type: 'credits.low', status: 'failed', error: NO_LONGER_WANTED }]);
+  // The user re-sends it from the log: it is sent, not given up again.
+  const { rows } = await t.services.db.$client.query<{ id: number }>(
+    `select d.id::float8 as id from notification_deliveries d join notifications n on n.id = d.notification_id
+      where n.key = $1`,
+    [key],
+  );
+  const id = rows[0]?.id ?? 0;
+  expect(await resendDelivery(t.services.db, trader.userId, id)).toBe(true);
+  await t.services.db.transaction(async (tx) => {
+    expect((await claimDueDeliveries(tx, 10)).map((d) => d.id)).toContain(id);
+  });
 });

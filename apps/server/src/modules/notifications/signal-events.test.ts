@@ -250,8 +250,8 @@ describe('notifications of the signal path', () => {
     const told = async (action: string) =>
       (
         await t.services.db.$client.query<{ types: string[] }>(
-          `select ${orderEventTypesSql(`'canceled'`, `'placing'`, '$1::text')} as types`,
-          [action],
+          `select ${orderEventTypesSql(`'canceled'`, `'placing'`, '$1::jsonb')} as types`,
+          [JSON.stringify({ action })],
         )
       ).rows[0]?.types;
     expect(await told('cancel')).toEqual(['order.placed']);

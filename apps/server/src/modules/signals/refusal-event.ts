@@ -24,7 +24,7 @@ export function refusalEvent(entry: HookEntry, answer: Answer): NotificationEven
     accountId: entry.accountId,
     type: 'signal.refused',
     data: {
-      hook: { key: entry.hookKey, name: entry.name },
+      hook: { key: entry.hookKey, name: entry.name, ...(entry.isApi ? { api: true as const } : {}) },
       connectorKey: entry.connectorKey,
       providerName: entry.providerName,
       accountId: entry.accountId,
