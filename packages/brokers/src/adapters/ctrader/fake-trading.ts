@@ -72,10 +72,8 @@ function refusal(book: FakeBook, account: FakeAccount, request: JsonRecord): [st
       ];
   }
   // The exit is the fill ± the distance: a distance finer than the symbol's digits gives it more.
-  for (const [field, name] of [
-    ['relativeStopLoss', 'stop loss'],
-    ['relativeTakeProfit', 'take profit'],
-  ]) {
+  const relatives = { relativeStopLoss: 'stop loss', relativeTakeProfit: 'take profit' };
+  for (const [field, name] of Object.entries(relatives)) {
     const distance = request[field];
     if (distance !== undefined && !onDigits(Number(distance) / 100_000, symbol.digits))
       return ['TRADING_BAD_STOPS', `Relative ${name} has invalid precision`];
