@@ -240,6 +240,28 @@ describe('orders', () => {
     expect(c.sent('ProtoOANewOrderReq', since)).toEqual([expect.objectContaining({ relativeTakeProfit: 6 })]);
   });
 
+  it("puts relative stop loss and take profit on the symbol's digits, which cTrader refuses finer", async () => {
+    const since = c.fake.records.length;
+    // XAUUSD has 2 digits: a distance of 1.234 (123400) would put the exit at 2649.266.
+    const answer = await c.place(
+      {
+        symbol: 'XAUUSD',
+        action: 'buy',
+        quantity: 1,
+        stop_loss_price_distance: 1.234,
+        extra: { take_profit_distance: 2.341 },
+      },
+      'sig-relative-digits',
+    );
+    expect(c.sent('ProtoOANewOrderReq', since)).toEqual([
+      expect.objectContaining({ relativeStopLoss: 123_000, relativeTakeProfit: 235_000 }),
+    ]);
+    expect(answer.status).toBe('filled');
+    await expect(
+      c.place({ symbol: 'XAUUSD', action: 'buy', quantity: 1, stop_loss_price_distance: 0.004 }, 'sig-relative-tiny'),
+    ).rejects.toThrow(/stop_loss_price_distance 0.004 is less than XAUUSD's price step of 0.01/);
+  });
+
   it.each([
     [
       { symbol: 'EURUSD', action: 'buy', quantity: 1000, take_profit_price: 1.2 },

@@ -1,6 +1,6 @@
 // The fake's answers to an authorized account's messages, as cTrader gives them: a new order is
 // validated like the server does (symbol, volume limits, prices per order type and in the
-// symbol's digits, absolute SL/TP refused on market orders, text lengths, margin) and refused
+// symbol's digits, relative SL/TP distances too, absolute SL/TP refused on market orders, text lengths, margin) and refused
 // with ProtoOAOrderErrorEvent; an
 // accepted one gets ProtoOAExecutionEvent ORDER_ACCEPTED (echoing clientMsgId) and, for a market
 // order, ORDER_FILLED after it (no echo), as in execution-event.*.json.
@@ -70,6 +70,13 @@ function refusal(book: FakeBook, account: FakeAccount, request: JsonRecord): [st
         'TRADING_BAD_PRICES',
         `Order ${field} = ${price} has more digits than symbol allows. Allowed ${symbol.digits} digits`,
       ];
+  }
+  // The exit is the fill ± the distance: a distance finer than the symbol's digits gives it more.
+  const relatives = { relativeStopLoss: 'stop loss', relativeTakeProfit: 'take profit' };
+  for (const [field, name] of Object.entries(relatives)) {
+    const distance = request[field];
+    if (distance !== undefined && !onDigits(Number(distance) / 100_000, symbol.digits))
+      return ['TRADING_BAD_STOPS', `Relative ${name} has invalid precision`];
   }
   if (type === 6 && request.slippageInPoints === undefined)
     return ['INVALID_REQUEST', 'STOP_LIMIT needs slippageInPoints'];

@@ -68,15 +68,26 @@ export function closeVolumeOf(quantity: number | undefined): ((symbol: SymbolDet
 }
 
 /**
- * A distance in 1/100000 of a price unit. A take profit is a limit: its distance rounds up, so the
+ * A distance in 1/100000 of a price unit, on the symbol's digits (the exit cTrader derives from
+ * the fill is a price, so a finer distance gives it more digits than the symbol allows: 10^-3 for a
+ * 3-digit symbol is 100 of these units). A take profit is a limit: its distance rounds up, so the
  * exit is never closer to the entry than the trader's (rounding 5.4 down to 5 would take the profit
  * short of it); a stop loss's rounds to the nearest.
  */
-function relative(distance: number | undefined, field: string, round = Math.round): number | undefined {
+function relative(
+  distance: number | undefined,
+  field: string,
+  round: (value: number) => number = Math.round,
+): ((symbol: SymbolDetails) => number) | undefined {
   if (distance === undefined) return undefined;
-  const scaled = round(distance * RELATIVE_SCALE);
-  if (!(scaled > 0)) throw refuse(`${field} must be a positive distance of at least 0.00001`);
-  return scaled;
+  if (!(round(distance * RELATIVE_SCALE) > 0)) throw refuse(`${field} must be a positive distance of at least 0.00001`);
+  return (symbol) => {
+    const step = RELATIVE_SCALE / 10 ** Math.min(symbol.digits, 5);
+    const scaled = round((distance * RELATIVE_SCALE) / step) * step;
+    if (!(scaled > 0))
+      throw refuse(`${field} ${distance} is less than ${symbol.name}'s price step of ${step / RELATIVE_SCALE}`);
+    return scaled;
+  };
 }
 
 function numberExtra(order: Order, key: string): number | undefined {
@@ -184,8 +195,8 @@ function protection(order: Order, side: number): (symbol: SymbolDetails) => Json
   return (symbol) => ({
     ...(stopLoss !== undefined ? { stopLoss: inDigits(stopLoss, exitBuys, 'stop_loss_price', symbol) } : {}),
     ...(takeProfit !== undefined ? { takeProfit: inDigits(takeProfit, exitBuys, 'take_profit_price', symbol) } : {}),
-    ...(relativeStopLoss !== undefined ? { relativeStopLoss } : {}),
-    ...(relativeTakeProfit !== undefined ? { relativeTakeProfit } : {}),
+    ...(relativeStopLoss ? { relativeStopLoss: relativeStopLoss(symbol) } : {}),
+    ...(relativeTakeProfit ? { relativeTakeProfit: relativeTakeProfit(symbol) } : {}),
   });
 }
 

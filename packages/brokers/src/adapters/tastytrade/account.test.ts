@@ -459,6 +459,20 @@ describe('errors', () => {
     expect(found.match).toBe('exact');
   });
 
+  it('a read told by Retry-After to wait past the cap is not asked again; the wait travels on the error', async () => {
+    const before = calls().filter((call) => call.endsWith('/positions')).length;
+    t.fake.failNext({
+      method: 'GET',
+      path: `/accounts/${ACCOUNT}/positions`,
+      status: 429,
+      headers: { 'retry-after': '600' },
+      body: { error: { code: 'rate_limited', message: 'Slow down' } },
+    });
+    const limited = await failure(broker.getHoldings(t.ctx, session, ACCOUNT));
+    expect([limited.kind, limited.retryAfter]).toEqual(['RateLimited', '600']);
+    expect(calls().filter((call) => call.endsWith('/positions'))).toHaveLength(before + 1);
+  });
+
   it('retries a read once after a 429, and reports a 404 as OrderNotFound', async () => {
     t.fake.failNext({
       method: 'GET',

@@ -210,6 +210,32 @@ describe('orders the descriptor claims', () => {
     });
   });
 
+  it('the fake refuses legs on two underlyings, as one tastytrade order has one (422 preflight)', async () => {
+    const session = await connect();
+    const answer = await fetch(`${t.fake.baseUrl}/accounts/${ACCOUNT}/orders`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${session.secrets.accessToken}`,
+        'user-agent': 'signal-router/1.0',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        'time-in-force': 'Day',
+        'order-type': 'Limit',
+        price: '1.05',
+        'price-effect': 'Debit',
+        legs: [
+          { 'instrument-type': 'Equity Option', symbol: 'SPX   271217C06000000', quantity: 1, action: 'Buy to Open' },
+          { 'instrument-type': 'Equity Option', symbol: 'SPXW  271217C06100000', quantity: 1, action: 'Sell to Open' },
+        ],
+      }),
+    });
+    expect(answer.status).toBe(422);
+    expect(await answer.json()).toMatchObject({
+      error: { code: 'preflight_check_failure', errors: [{ code: 'invalid_underlying' }] },
+    });
+  });
+
   it.each([
     [
       { symbol: 'ES1!', action: 'buy', quantity: 1 },
@@ -245,6 +271,17 @@ describe('orders the descriptor claims', () => {
         limit_price: 0,
       },
       'a multi-leg limit needs a net price other than 0',
+    ],
+    [
+      {
+        legs: [
+          { symbol: 'SPX_271217C06000000', action: 'buy_to_open' },
+          { symbol: 'SPXW_271217C06100000', action: 'sell_to_open' },
+        ],
+        quantity: 1,
+        limit_price: 1.05,
+      },
+      'the legs of one order share one underlying; these have SPX, SPXW',
     ],
   ])('refuses before sending what tastytrade cannot do: %j', async (signal, message) => {
     const session = await connect();

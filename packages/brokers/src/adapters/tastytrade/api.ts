@@ -4,19 +4,18 @@
 //             "errors":[{"code":"cant_buy_for_credit","message":"You cannot buy for a credit."}]}}
 // → "tastytrade: One or more preflight checks failed: You cannot buy for a credit."
 // Tokens are kept fresh by core/oauth-tokens.ts. Orders are never sent twice: a 401 or 429 on one
-// is reported. Reads that meet a 401 refresh once and try again; after a 429 they wait a second
-// and try once more, within the caller's deadline.
+// is reported. Reads that meet a 401 refresh once and try again; after a 429 they try once more
+// (core/read-retry.ts: after the Retry-After tastytrade says, else a second, within the cap and
+// the caller's deadline).
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError, isBrokerError } from '../../core/errors.ts';
+import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
 import { asRecord, listOf, stringField } from '../../core/json-read.ts';
 import { createTokenKeeper } from '../../core/oauth-tokens.ts';
+import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
 import { TASTYTRADE_TITLE, tastytradeDescriptor } from './descriptor.ts';
 import { REFRESH_MARGIN_MS, refreshTokens, TASTYTRADE_USER_AGENT, type TastyTokens, tokensOf } from './oauth.ts';
-
-/** How long a read waits before its one retry after a 429. */
-const RATE_LIMIT_WAIT_MS = 1_000;
 
 /** "message: nested message; …" of tastytrade's error envelope, and its code. */
 export function errorOf(body: unknown): { code?: string; message?: string } {
@@ -60,19 +59,6 @@ export interface TastyApi {
   refresh(ctx: BrokerContext, session: BrokerSession): Promise<TastyTokens>;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new BrokerError('RateLimited', TASTYTRADE_TITLE, 'rate limit reached; no answer before the deadline'));
-      },
-      { once: true },
-    );
-  });
-
 export function createTastyApi(options: { now: (ctx: BrokerContext) => number; fetch?: typeof fetch }): TastyApi {
   const tokens = createTokenKeeper<TastyTokens>({
     now: options.now,
@@ -95,14 +81,7 @@ export function createTastyApi(options: { now: (ctx: BrokerContext) => number; f
 
   return {
     refresh: tokens.refresh,
-    async call(ctx, session, request, kind = 'read') {
-      try {
-        return await send(ctx, session, request, kind);
-      } catch (error) {
-        if (kind === 'order' || !isBrokerError(error) || error.kind !== 'RateLimited') throw error;
-        await sleep(RATE_LIMIT_WAIT_MS, ctx.signal);
-        return send(ctx, session, request, kind);
-      }
-    },
+    call: (ctx, session, request, kind = 'read') =>
+      retryReadAfterRateLimit(ctx, kind, () => send(ctx, session, request, kind)),
   };
 }

@@ -71,6 +71,13 @@ export function quoteOf(quotes: Record<string, number>, symbol: string, type: st
   return quotes[symbol] ?? DEFAULT_QUOTE[type] ?? 100;
 }
 
+/** A leg's underlying: an option's root (its first 6 characters, OCC), a future's without the month. */
+export function underlying(symbol: string, type: string): string {
+  if (type === 'Equity Option') return symbol.slice(0, 6).trim();
+  if (type === 'Future') return symbol.slice(0, -2);
+  return symbol;
+}
+
 function checkLegs(order: Json): Json[] {
   const legs = list(order.legs);
   const types = legs.map((leg) => String(leg['instrument-type']));
@@ -78,6 +85,11 @@ function checkLegs(order: Json): Json[] {
   const stocks = types.filter((type) => type === 'Equity').length;
   const combo = legs.length > 1 && options > 0 && stocks <= 1 && options + stocks === legs.length;
   if (legs.length > 1 && !combo) throw invalid('only option orders (with at most one stock leg) take several legs');
+  // One order, one underlying-symbol: SPX and SPXW are two roots (a share class's slash aside: BRK/B, BRKB).
+  const roots = new Set(
+    legs.map((leg) => underlying(String(leg.symbol), String(leg['instrument-type'])).replace('/', '')),
+  );
+  if (roots.size > 1) throw preflight('invalid_underlying', 'All legs of an order must have the same underlying');
   for (const leg of legs) {
     const type = String(leg['instrument-type']);
     const action = String(leg.action);

@@ -4,7 +4,7 @@
 //    "underlying-symbol":"AAPL","price":"175.25","price-effect":"Debit","status":"Filled","cancellable":false,
 //    "external-identifier":"…","received-at":"…","legs":[{"instrument-type":"Equity","symbol":"AAPL",
 //    "quantity":"100","remaining-quantity":"0","action":"Buy to Open","fills":[{"fill-price":"175.24",…}]}]}
-import { type FakeAccount, type Json, list, multiplierOf, num, quoteOf } from './fake-book.ts';
+import { type FakeAccount, type Json, list, multiplierOf, num, quoteOf, underlying } from './fake-book.ts';
 
 export interface FakeOrder {
   id: number;
@@ -25,12 +25,6 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
 const text = (value: unknown) => (value === undefined ? undefined : String(value));
 
 export const isOpen = (order: FakeOrder) => OPEN.has(order.status);
-
-function underlying(symbol: string, type: string): string {
-  if (type === 'Equity Option') return symbol.slice(0, 6).trim();
-  if (type === 'Future') return symbol.slice(0, -2);
-  return symbol;
-}
 
 /** Whether the order would fill now at the quotes: market orders always, limits when marketable. */
 function fillsNow(order: Json, prices: number[]): boolean {

@@ -5,7 +5,7 @@
 //    "legs":[{"instrument-type":"Equity","symbol":"AAPL","quantity":100,"action":"Buy to Open"}]}
 //   a future: {"time-in-force":"GTC","order-type":"Stop Limit","stop-trigger":"5400.00","price":"5401.25",…}
 // Brackets become complex orders (complex.ts).
-import type { Order, OrderLeg } from '@router/orders';
+import { type Order, type OrderLeg, parseSymbol } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { decimalString } from '../../core/json-read.ts';
 import { priceOnKnownTick, usPriceOnTick } from '../../core/ticks.ts';
@@ -151,6 +151,12 @@ function notional(order: Order, amount: number, instrument: Instrument, action: 
 /** A multi-leg order's net price goes on the option tick. */
 const OPTION_NET: Instrument = { 'instrument-type': 'Equity Option', symbol: '' };
 
+/** A leg's underlying as a root: an option's OCC root (SPXW, not SPX), a stock's ticker (BRK.B as BRKB). */
+function underlyingOf(leg: OrderLeg): string {
+  const { parts } = parseSymbol(leg.symbol);
+  return (parts.kind === 'option' ? parts.root : leg.symbol).replace(/[./]/g, '');
+}
+
 function multiLeg(order: Order, legs: OrderLeg[]): Pick<TastyOrder, 'order-type' | 'price' | 'price-effect' | 'legs'> {
   if (order.group !== 'combo') throw invalid(`group ${order.group} with legs is not supported; use combo`);
   if (legs.length > 4) throw invalid('at most 4 legs');
@@ -166,6 +172,9 @@ function multiLeg(order: Order, legs: OrderLeg[]): Pick<TastyOrder, 'order-type'
     const instrument = instrumentOf(leg.symbol, leg.class);
     return { ...instrument, quantity: leg.quantity, action: legAction(instrument['instrument-type'], leg.action) };
   });
+  // One order carries one underlying-symbol (WIRE.md §5): an option's OCC root, a stock's ticker.
+  const roots = new Set(legs.map((leg) => underlyingOf(leg)));
+  if (roots.size > 1) throw invalid(`the legs of one order share one underlying; these have ${[...roots].join(', ')}`);
   const net = order.limit_price;
   if (net === undefined) return { 'order-type': 'Market', legs: wire };
   if (net === 0) throw invalid('a multi-leg limit needs a net price other than 0');
