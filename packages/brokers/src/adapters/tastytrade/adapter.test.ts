@@ -226,7 +226,7 @@ describe('orders the descriptor claims', () => {
         'price-effect': 'Debit',
         legs: [
           { 'instrument-type': 'Equity Option', symbol: 'SPX   271217C06000000', quantity: 1, action: 'Buy to Open' },
-          { 'instrument-type': 'Equity Option', symbol: 'SPXW  271217C06100000', quantity: 1, action: 'Sell to Open' },
+          { 'instrument-type': 'Equity Option', symbol: 'QQQ   271217C00600000', quantity: 1, action: 'Sell to Open' },
         ],
       }),
     });
@@ -234,6 +234,23 @@ describe('orders the descriptor claims', () => {
     expect(await answer.json()).toMatchObject({
       error: { code: 'preflight_check_failure', errors: [{ code: 'invalid_underlying' }] },
     });
+  });
+
+  it('places an SPX/SPXW calendar as one order on the underlying SPX (a weekly root is its index’s)', async () => {
+    const response = await place(session, {
+      legs: [
+        { symbol: 'SPX_271217C06000000', action: 'buy_to_open' },
+        { symbol: 'SPXW_271119C06000000', action: 'sell_to_open' },
+      ],
+      quantity: 1,
+      limit_price: 12.5,
+    });
+    expect(response).toMatchObject({ status: 'accepted' });
+    const posted = t.fake.submissions().map((r) => JSON.parse(r.body));
+    expect(posted.at(-1)?.legs.map((leg: { symbol: string }) => leg.symbol)).toEqual([
+      'SPX   271217C06000000',
+      'SPXW  271119C06000000',
+    ]);
   });
 
   it.each([
@@ -276,12 +293,12 @@ describe('orders the descriptor claims', () => {
       {
         legs: [
           { symbol: 'SPX_271217C06000000', action: 'buy_to_open' },
-          { symbol: 'SPXW_271217C06100000', action: 'sell_to_open' },
+          { symbol: 'QQQ_271217C00600000', action: 'sell_to_open' },
         ],
         quantity: 1,
         limit_price: 1.05,
       },
-      'the legs of one order share one underlying; these have SPX, SPXW',
+      'the legs of one order share one underlying; these have SPX, QQQ',
     ],
   ])('refuses before sending what tastytrade cannot do: %j', async (signal, message) => {
     const session = await connect();

@@ -5,7 +5,7 @@
 //   {"error":{"code":"preflight_check_failure","message":"One or more preflight checks failed",
 //             "errors":[{"code":"cant_buy_for_credit","message":"You cannot buy for a credit."}]}}
 // (The nested codes and messages past cant_buy_for_credit are the fake's own wording.)
-import { futureTick } from './symbols.ts';
+import { futureTick, underlyingOfRoot } from './symbols.ts';
 
 export interface FakePosition {
   instrumentType: string;
@@ -71,9 +71,9 @@ export function quoteOf(quotes: Record<string, number>, symbol: string, type: st
   return quotes[symbol] ?? DEFAULT_QUOTE[type] ?? 100;
 }
 
-/** A leg's underlying: an option's root (its first 6 characters, OCC), a future's without the month. */
+/** A leg's underlying: its option root's (the first 6 characters, OCC), a future's without the month. */
 export function underlying(symbol: string, type: string): string {
-  if (type === 'Equity Option') return symbol.slice(0, 6).trim();
+  if (type === 'Equity Option') return underlyingOfRoot(symbol.slice(0, 6).trim());
   if (type === 'Future') return symbol.slice(0, -2);
   return symbol;
 }
@@ -85,7 +85,7 @@ function checkLegs(order: Json): Json[] {
   const stocks = types.filter((type) => type === 'Equity').length;
   const combo = legs.length > 1 && options > 0 && stocks <= 1 && options + stocks === legs.length;
   if (legs.length > 1 && !combo) throw invalid('only option orders (with at most one stock leg) take several legs');
-  // One order, one underlying-symbol: SPX and SPXW are two roots (a share class's slash aside: BRK/B, BRKB).
+  // One order, one underlying-symbol (SPX for SPXW's legs too; a share class's slash aside: BRK/B, BRKB).
   const roots = new Set(
     legs.map((leg) => underlying(String(leg.symbol), String(leg['instrument-type'])).replace('/', '')),
   );

@@ -9,7 +9,7 @@ import { type Order, type OrderLeg, parseSymbol } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { decimalString } from '../../core/json-read.ts';
 import { priceOnKnownTick, usPriceOnTick } from '../../core/ticks.ts';
-import { futureTick, type Instrument, instrumentOf, invalid, isBuy, legAction } from './symbols.ts';
+import { futureTick, type Instrument, instrumentOf, invalid, isBuy, legAction, underlyingOfRoot } from './symbols.ts';
 
 /** Names this router as the order's source (tastytrade's `source`, free text). */
 export const ORDER_SOURCE = 'signal-router';
@@ -151,10 +151,10 @@ function notional(order: Order, amount: number, instrument: Instrument, action: 
 /** A multi-leg order's net price goes on the option tick. */
 const OPTION_NET: Instrument = { 'instrument-type': 'Equity Option', symbol: '' };
 
-/** A leg's underlying as a root: an option's OCC root (SPXW, not SPX), a stock's ticker (BRK.B as BRKB). */
+/** A leg's underlying: an option root's (SPXW's is SPX), a stock's ticker (BRK.B as BRKB). */
 function underlyingOf(leg: OrderLeg): string {
   const { parts } = parseSymbol(leg.symbol);
-  return (parts.kind === 'option' ? parts.root : leg.symbol).replace(/[./]/g, '');
+  return (parts.kind === 'option' ? underlyingOfRoot(parts.root) : leg.symbol).replace(/[./]/g, '');
 }
 
 function multiLeg(order: Order, legs: OrderLeg[]): Pick<TastyOrder, 'order-type' | 'price' | 'price-effect' | 'legs'> {
@@ -172,7 +172,7 @@ function multiLeg(order: Order, legs: OrderLeg[]): Pick<TastyOrder, 'order-type'
     const instrument = instrumentOf(leg.symbol, leg.class);
     return { ...instrument, quantity: leg.quantity, action: legAction(instrument['instrument-type'], leg.action) };
   });
-  // One order carries one underlying-symbol (WIRE.md §5): an option's OCC root, a stock's ticker.
+  // One order carries one underlying-symbol (WIRE.md §5).
   const roots = new Set(legs.map((leg) => underlyingOf(leg)));
   if (roots.size > 1) throw invalid(`the legs of one order share one underlying; these have ${[...roots].join(', ')}`);
   const net = order.limit_price;

@@ -15,6 +15,18 @@ export interface Instrument {
   symbol: string;
 }
 
+/**
+ * The underlying an option root trades on: a weekly or PM-settled root names its index's
+ * (SPXW → SPX, NDXP → NDX, RUTW → RUT, VIXW → VIX) and an adjusted root its stock's (AAPL1 → AAPL),
+ * as tastytrade's `underlying-symbol` does; one order may mix them (an SPX/SPXW calendar).
+ */
+export function underlyingOfRoot(root: string): string {
+  const unadjusted = root.replace(/(?<=[A-Z])\d+$/, '');
+  return INDEX_ROOTS[unadjusted] ?? unadjusted;
+}
+
+const INDEX_ROOTS: Record<string, string> = { SPXW: 'SPX', NDXP: 'NDX', RUTW: 'RUT', VIXW: 'VIX' };
+
 export const invalid = (message: string) => new BrokerError('InvalidOrder', TASTYTRADE_TITLE, message);
 
 function futureSymbol(symbol: string): string {
