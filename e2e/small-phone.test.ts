@@ -138,13 +138,17 @@ describe('text links and webhook keys on a phone of 375×812', () => {
         FINGER,
       );
 
-  it("gives an account's Rename, the footer links and 'Forgot your password?' 40 px targets", async () => {
+  it("gives an account's Rename, the footer links and the sign-in screens' links 40 px targets", async () => {
     const user = await createUser('phone-links');
     await connectPaper(user);
     const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
     await page.goto('/signin');
     await page.getByRole('link', { name: 'Forgot your password?' }).waitFor();
     expect(await shortLinks(page, 'Forgot your password?')).toEqual([]);
+    expect(await shortLinks(page, 'Create an account')).toEqual([]);
+    await page.goto('/auth/password/request');
+    await page.getByRole('link', { name: 'Back to sign in' }).waitFor();
+    expect(await shortLinks(page, 'Back to sign in')).toEqual([]);
     await signInPage(page, user);
     await page.goto('/me/connector');
     await page
