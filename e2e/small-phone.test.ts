@@ -185,7 +185,7 @@ describe('text links and webhook keys on a phone of 375×812', () => {
             const range = document.createRange();
             range.setStart(node, at);
             range.setEnd(node, at + wanted.length);
-            counts.push(new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size);
+            counts.push(new Set(Array.from(range.getClientRects()).map((box) => Math.round(box.top))).size);
           }
           return counts;
         }),
