@@ -121,3 +121,82 @@ describe('a phone of 375×812', () => {
     await close();
   });
 });
+
+describe('text links and webhook keys on a phone of 375×812', () => {
+  const FINGER = 40;
+  /** Heights of the visible links/buttons named `name` under 40 px, as "name height". */
+  const shortLinks = (page: Page, name: string | RegExp) =>
+    page
+      .getByRole('link', { name })
+      .or(page.getByRole('button', { name }))
+      .evaluateAll(
+        (links, min) =>
+          links
+            .map((link) => link.getBoundingClientRect())
+            .filter((box) => box.width > 0 && box.height < min)
+            .map((box) => box.height),
+        FINGER,
+      );
+
+  it("gives an account's Rename, the footer links and the sign-in screens' links 40 px targets", async () => {
+    const user = await createUser('phone-links');
+    await connectPaper(user);
+    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
+    await page.goto('/signin');
+    await page.getByRole('link', { name: 'Forgot your password?' }).waitFor();
+    expect(await shortLinks(page, 'Forgot your password?')).toEqual([]);
+    expect(await shortLinks(page, 'Create an account')).toEqual([]);
+    await page.goto('/auth/password/request');
+    await page.getByRole('link', { name: 'Back to sign in' }).waitFor();
+    expect(await shortLinks(page, 'Back to sign in')).toEqual([]);
+    await signInPage(page, user);
+    await page.goto('/me/connector');
+    await page
+      .getByRole('button', { name: /^Rename account / })
+      .first()
+      .waitFor();
+    expect(await shortLinks(page, /^Rename account /)).toEqual([]);
+    for (const name of ['General FAQs', 'Contact Support', 'Terms of service', 'Privacy policy']) {
+      expect({ name, short: await shortLinks(page, name) }).toEqual({ name, short: [] });
+    }
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("keeps a webhook key on one line in the dashboard's activity rows, whole in its title", async () => {
+    const user = await createUser('phone-key');
+    const shortKey = await createHook(user, await connectPaper(user));
+    expect(await signal(shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).toBe(201);
+    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
+    await signInPage(page, user);
+    await page.goto('/me');
+    await page.getByText(`Webhook ${shortKey}`).first().waitFor();
+    // The key's characters in each activity row sit on one line: never broken in the middle.
+    const lines = await page.$$eval(
+      'table td',
+      (cells, wanted) =>
+        cells.flatMap((cell) => {
+          const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+          const counts: number[] = [];
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const at = node.textContent?.indexOf(wanted) ?? -1;
+            if (at < 0) continue;
+            const range = document.createRange();
+            range.setStart(node, at);
+            range.setEnd(node, at + wanted.length);
+            counts.push(new Set(Array.from(range.getClientRects()).map((box) => Math.round(box.top))).size);
+          }
+          return counts;
+        }),
+      shortKey,
+    );
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((count) => count === 1)).toBe(true);
+    const key = page.locator('table').getByTitle(shortKey, { exact: true }).first();
+    expect(await key.textContent()).toBe(shortKey);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});

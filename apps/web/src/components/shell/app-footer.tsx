@@ -9,22 +9,22 @@ export function AppFooter({ className = 'border-top px-3 px-lg-4' }: { className
   return (
     <footer className={`${className} py-3 small text-secondary d-flex flex-wrap gap-3 justify-content-between`}>
       <nav className="d-flex flex-wrap gap-3" aria-label="Footer">
-        <Link className="link-secondary" to={FAQ_PATH}>
+        <Link className="link-secondary tap-link" to={FAQ_PATH}>
           General FAQs
         </Link>
         {support.startsWith('mailto:') ? (
-          <a className="link-secondary" href={support}>
+          <a className="link-secondary tap-link" href={support}>
             Contact Support
           </a>
         ) : (
-          <Link className="link-secondary" to={support}>
+          <Link className="link-secondary tap-link" to={support}>
             Contact Support
           </Link>
         )}
-        <Link className="link-secondary" to={TERMS_PATH}>
+        <Link className="link-secondary tap-link" to={TERMS_PATH}>
           Terms of service
         </Link>
-        <Link className="link-secondary" to={PRIVACY_PATH}>
+        <Link className="link-secondary tap-link" to={PRIVACY_PATH}>
           Privacy policy
         </Link>
       </nav>

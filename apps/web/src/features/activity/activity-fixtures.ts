@@ -33,3 +33,10 @@ export const signinAction = (id: number): ActionRow => ({
 /** `count` sign-ins with ids from `from`, newest first. */
 export const page = (from: number, count: number): ActionRow[] =>
   Array.from({ length: count }, (_, index) => signinAction(from + index));
+
+/**
+ * getByText's match, and an activity row's description by its whole text (its webhook key is an
+ * element of its own).
+ */
+export const describedAs = (text: string) => (content: string, element: Element | null) =>
+  content === text || (element?.classList.contains('activity-description') === true && element.textContent === text);

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixture, graphQLError } from '../../test/fake-server.ts';
 import { deferred, renderWithClient } from '../../test/render-with-client.tsx';
-import { orderAction, page, signinAction } from './activity-fixtures.ts';
+import { describedAs, orderAction, page, signinAction } from './activity-fixtures.ts';
 import { ActivityPanel } from './activity-panel.tsx';
 import { type ActionRow, useActivity } from './use-activity.ts';
 
@@ -18,7 +18,7 @@ function open(answers: (variables: Record<string, unknown>) => ActionRow[] | Pro
 const type = (text: string) => fireEvent.change(screen.getByLabelText('Search actions'), { target: { value: text } });
 const wait = (ms: number) => act(async () => void vi.advanceTimersByTime(ms));
 // Testing Library's findBy waits on a setTimeout of its own, which fake timers never fire.
-const seen = (text: string) => vi.waitFor(() => screen.getAllByText(text));
+const seen = (text: string) => vi.waitFor(() => screen.getAllByText(describedAs(text)));
 
 describe('Last actions panel (SPEC §2, §4)', () => {
   beforeEach(() => {

@@ -57,3 +57,13 @@ describe('Last actions: order rows (SPEC §2)', () => {
     expect(call?.elapsedMs).toBeNull();
   });
 });
+
+describe('Last actions: a webhook key in a description', () => {
+  it('is an element of its own whose title is the whole key (it truncates, never breaks mid-key)', () => {
+    table(orderAction(1, { id: 'o-1', status: 'filled' }));
+    const key = screen.getByTitle('hook1');
+    expect(key.className).toBe('hook-key');
+    expect(key.textContent).toBe('hook1');
+    expect(key.parentElement?.textContent).toBe('Webhook hook1 (paper#PA-1) called');
+  });
+});

@@ -38,6 +38,25 @@ function Source({ address }: { address: string | null }) {
 }
 
 /**
+ * A description that opens with a webhook key ('Webhook 3Fq… (Main) called'): the key stays on
+ * one line and ends in an ellipsis where the cell is narrow; its title and a copy give it whole.
+ */
+function Description({ text }: { text: string }) {
+  const keyed = /^(Webhook )(\S+)( .*)?$/s.exec(text);
+  if (!keyed) return <span className="activity-description">{text}</span>;
+  const [, lead, key, rest = ''] = keyed;
+  return (
+    <span className="activity-description">
+      {lead}
+      <span className="hook-key" title={key}>
+        {key}
+      </span>
+      {rest}
+    </span>
+  );
+}
+
+/**
  * One action (SPEC §2 Last actions). An Order row from a webhook expands on click; its
  * description is a button, so Enter and Space work from the keyboard.
  */
@@ -65,10 +84,10 @@ export function ActivityRow({ action, initiallyExpanded = false }: { action: Act
               <span aria-hidden="true" className="me-1 text-secondary">
                 {expanded ? '▾' : '▸'}
               </span>
-              {description}
+              <Description text={description} />
             </button>
           ) : (
-            description
+            <Description text={description} />
           )}
           {trade && <TradeSummary trade={trade} />}
         </td>

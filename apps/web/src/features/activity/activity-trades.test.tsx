@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixture } from '../../test/fake-server.ts';
 import { deferred, renderWithClient } from '../../test/render-with-client.tsx';
-import { orderAction, signinAction } from './activity-fixtures.ts';
+import { describedAs, orderAction, signinAction } from './activity-fixtures.ts';
 import { ActivityPanel } from './activity-panel.tsx';
 import type { ActionRow } from './use-activity.ts';
 
@@ -33,7 +33,7 @@ const refused: ActionRow = {
 };
 
 const wait = (ms: number) => act(async () => void vi.advanceTimersByTime(ms));
-const seen = (text: string) => vi.waitFor(() => screen.getAllByText(text));
+const seen = (text: string) => vi.waitFor(() => screen.getAllByText(describedAs(text)));
 
 function open(answers: (variables: Record<string, unknown>) => ActionRow[]) {
   return renderWithClient(<ActivityPanel />, {

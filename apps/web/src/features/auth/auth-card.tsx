@@ -14,7 +14,7 @@ export function AuthCard({ title, children, footer }: { title: string; children:
             {children}
           </div>
         </section>
-        {footer && <div className="text-center mt-3 small text-secondary">{footer}</div>}
+        {footer && <div className="text-center mt-3 small text-secondary tap-links">{footer}</div>}
       </div>
     </div>
   );

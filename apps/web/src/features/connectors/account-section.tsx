@@ -52,7 +52,7 @@ export function AccountSection({
           <button
             ref={renameButton}
             type="button"
-            className="btn btn-sm btn-link p-0"
+            className="btn btn-sm btn-link p-0 tap-link"
             onClick={() => setEditing(true)}
             aria-label={`Rename account ${account.name}`}
           >

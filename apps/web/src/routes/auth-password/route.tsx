@@ -14,7 +14,9 @@ export function Component() {
       ) : (
         <>
           <FormAlert>{AUTH_TEXT.resetFailed}</FormAlert>
-          <Link to="/auth/password/request">Request a new link</Link>
+          <Link to="/auth/password/request" className="tap-link">
+            Request a new link
+          </Link>
         </>
       )}
     </AuthCard>

@@ -24,14 +24,14 @@ export function Component() {
       {error && (
         <FormAlert key={error.attempt}>
           <div>{error.value}</div>
-          <Link to={RESET_REQUEST_PATH} className="alert-link">
+          <Link to={RESET_REQUEST_PATH} className="alert-link tap-link">
             Forgot your password?
           </Link>
         </FormAlert>
       )}
       <SigninForm onError={setError} />
       <div className="text-center mt-3">
-        <Link to={RESET_REQUEST_PATH} className="small">
+        <Link to={RESET_REQUEST_PATH} className="small tap-link">
           Forgot your password?
         </Link>
       </div>
