@@ -14,7 +14,7 @@ import {
   track,
 } from './book.ts';
 import type { Instrument } from './instruments.ts';
-import { sessionClose } from './matching.ts';
+import { dayOrderExpiry } from './matching.ts';
 import type { Trade } from './portfolio.ts';
 import { powerUsed } from './portfolio.ts';
 import { sweep } from './sweep.ts';
@@ -167,7 +167,7 @@ export function rest(book: Book, order: PaperOrder, reference: number, what: str
       0,
       powerUsed(book.account, tradesOf(book, order, now, reference), marksAt(book, now)).used,
     );
-    if (order.duration === 'day') order.expiresAt = sessionClose(now);
+    if (order.duration === 'day') order.expiresAt = dayOrderExpiry(now, order.class);
     endWithContract(book, order);
     order.statusDescription = `Accepted: ${what} at ${reference} (${order.duration})`;
   }

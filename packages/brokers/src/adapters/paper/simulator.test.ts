@@ -258,6 +258,23 @@ describe('paper simulator: resting orders', () => {
     });
   });
 
+  it("works a stock's day order placed after Friday's close through Monday's session, a crypto one to Saturday's close", async () => {
+    const paper = await paperFixture();
+    paper.advance(4 * 24 * 60 * MINUTE + 7 * 60 * MINUTE); // Friday 10 January, 21:30 UTC: the session has closed
+    await paper.place({ type: 'limit', limit_price: 50, duration: 'day' }, 'day');
+    await paper.place({ symbol: 'BTCUSD', class: 'crypto', type: 'limit', limit_price: 100, duration: 'day' }, 'btc');
+    paper.advance(24 * 60 * MINUTE); // Saturday 21:30 UTC
+    expect(await paper.getOrder('day')).toMatchObject({ status: 'accepted' });
+    expect(await paper.getOrder('btc')).toMatchObject({ status: 'canceled' });
+    paper.advance(2 * 24 * 60 * MINUTE - 2 * 60 * MINUTE); // Monday 19:30 UTC, in its session
+    expect(await paper.getOrder('day')).toMatchObject({ status: 'accepted' });
+    paper.advance(60 * MINUTE); // Monday 20:30 UTC
+    expect(await paper.getOrder('day')).toMatchObject({
+      status: 'canceled',
+      status_description: 'Canceled: expired at the end of the day',
+    });
+  });
+
   it('keeps the shares of a resting sell for it: a sale or a partial close of them is refused, the sell fills', async () => {
     const paper = await paperFixture();
     await paper.place({ quantity: 5 });
