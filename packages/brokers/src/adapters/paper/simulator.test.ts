@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BrokerError } from '../../core/errors.ts';
-import { MINUTE, paperFixture } from './paper.fixture.ts';
+import { MINUTE, paperFixture, START } from './paper.fixture.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<BrokerError> {
   const error = await promise.then(
@@ -47,6 +47,19 @@ describe('paper simulator: market orders and the ledger', () => {
     const holdings = await paper.holdings();
     expect(holdings.positions).toEqual([]);
     expect(holdings.cash).toBe(100_000 - 1000 - 2600 + 3900);
+  });
+
+  it('sizes percent of equity on the equity after the exits the market reached elsewhere', async () => {
+    // AAPL touches 150 for one minute only: the take profit sells there, +5,000 realized.
+    const quote = (key: string, _cls: unknown, at: number) =>
+      key === 'AAPL' ? (at === START + MINUTE ? 150 : 100) : 400;
+    const paper = await paperFixture({ quote });
+    await paper.place({ quantity: 100, take_profit_price: 150 });
+    paper.advance(2 * MINUTE);
+    // 10 % of 105,000, not of the 100,000 the account was worth with AAPL still held at 100.
+    expect(await paper.place({ symbol: 'MSFT', quantity: 10, quantity_type: 'percent_of_equity' })).toMatchObject({
+      status_description: 'Filled: buy 26.25 MSFT at 400',
+    });
   });
 
   it('resolves quantity types: percent of equity, cash, percent of position', async () => {
