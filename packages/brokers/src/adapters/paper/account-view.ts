@@ -4,7 +4,7 @@ import type { OrderAction, OrderClass } from '@router/orders';
 import { adopt, type Book, finish, marksAt, openOrdersOf, symbolState } from './book.ts';
 import { buyingPower, equity } from './portfolio.ts';
 import { roundAverage, roundCash } from './precision.ts';
-import { sweep } from './sweep.ts';
+import { sweepAll } from './sweep.ts';
 import type { PaperOrder } from './types.ts';
 
 export interface PaperPositionView {
@@ -101,14 +101,6 @@ function fillView(order: PaperOrder): PaperFillView {
     filledAt: order.filledAt ?? order.createdAt,
     description: order.statusDescription,
   };
-}
-
-/** Sweeps every symbol with open orders. */
-export async function sweepAll(book: Book): Promise<void> {
-  await sweep(
-    book,
-    (await book.tx.listActiveSymbols()).map((state) => state.symbol),
-  );
 }
 
 export async function describeAccount(book: Book, limits = { orders: 100, fills: 50 }): Promise<PaperAccountView> {

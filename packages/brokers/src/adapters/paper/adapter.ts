@@ -8,7 +8,17 @@ import { accountNotInConnection, BrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
 import { recordBrokerRequest } from '../../core/wire-log.ts';
 import { describeAccount, type PaperAccountView, resetAccount } from './account-view.ts';
-import { type Book, finish, instrumentOf, loadOrder, type Market, openBook, priceAt, save } from './book.ts';
+import {
+  type Book,
+  countOpenCallSales,
+  finish,
+  instrumentOf,
+  loadOrder,
+  type Market,
+  openBook,
+  priceAt,
+  save,
+} from './book.ts';
 import { paperDescriptor } from './descriptor.ts';
 import { settleExpired } from './expiry.ts';
 import { createInstruments } from './instruments.ts';
@@ -103,6 +113,7 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
           throw new BrokerError('AuthenticationError', PAPER_TITLE, `account ${accountId} no longer exists; reconnect`);
         const market: Market = { now: clock(ctx)(), quote, instruments };
         const book = openBook(account, tx, market);
+        await countOpenCallSales(book);
         await settleExpired(book);
         const result = await work(book, tx);
         if (keep) await save(book);
@@ -141,6 +152,7 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
         createdAt: now,
         reserved: 0,
         orderSequence: 0,
+        openCallSales: {},
       };
       await store.transaction(account.id, async (tx) => {
         if (await tx.getAccount()) throw new Error(`paper account ${account.id} already exists`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MINUTE, paperFixture } from './paper.fixture.ts';
+import { createMemoryPaperStore } from './store.ts';
 
 describe('paper broker: what resting orders already sell is not available to sell again', () => {
   it('refuses a second sale of shares a resting sell holds, up front, not when it fills', async () => {
@@ -150,6 +151,32 @@ describe('paper broker: shares covering a resting call sold to open are held for
       { symbol: 'SPY', quantity: 100 },
       { symbol: call, quantity: -1 },
     ]);
+  });
+
+  it('holds them for a call resting since before the count, the account counting it at its next call', async () => {
+    const store = createMemoryPaperStore();
+    const paper = await paperFixture({ startingCash: 200_000, store });
+    paper.prices.set('SPY', 500);
+    await paper.place({ symbol: 'SPY', quantity: 100 });
+    await paper.place({ ...sellCall, type: 'limit', limit_price: 30 }, 'covered-call');
+    // The account as written before the count: the call rests, nothing counted.
+    await store.transaction(paper.accountId, async (tx) => {
+      const { openCallSales, ...before } = (await tx.getAccount()) ?? expect.fail('no account');
+      expect(openCallSales).toEqual({ SPY: 1 });
+      await tx.putAccount(before);
+    });
+    await expect(paper.place({ symbol: 'SPY', action: 'sell', quantity: 100 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: 'cannot sell 100 SPY: 100 held, 100 of it in open orders (cancel them first)',
+    });
+    // Counted once: a second call sold to open and canceled leaves the first counted.
+    const other = 'SPY   250620C00560000';
+    await paper.place({ ...sellCall, symbol: other, type: 'limit', limit_price: 20 });
+    await paper.place({ symbol: other, class: 'option', action: 'cancel' });
+    await expect(paper.place({ symbol: 'SPY', action: 'sell', quantity: 100 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+    });
+    expect(await paper.getOrder('covered-call')).toMatchObject({ status: 'accepted' });
   });
 
   it('frees the shares once the call is canceled, and counts a call spread as covering itself', async () => {

@@ -143,6 +143,25 @@ function countCallSales(book: Book, order: PaperOrder, change: 1 | -1): void {
   book.account.openCallSales = counts;
 }
 
+/**
+ * An account written before its open call sales were counted (none counted, some may rest) counts
+ * them once, at its first call, from the open orders of its option symbols (combos rest under an
+ * option leg); saved with the account, so later calls read nothing more. Runs before the call
+ * starts or ends an order: either would start a count missing the orders resting before it.
+ */
+export async function countOpenCallSales(book: Book): Promise<void> {
+  if (book.account.openCallSales !== undefined) return;
+  const counts: Record<string, number> = {};
+  for (const state of await book.tx.listActiveSymbols()) {
+    if (state.class !== 'option') continue;
+    for (const order of await openOrdersOf(book, state.symbol)) {
+      const underlying = callsSoldOn(book, order);
+      if (underlying !== undefined) counts[underlying] = (counts[underlying] ?? 0) + 1;
+    }
+  }
+  book.account.openCallSales = counts;
+}
+
 /** Whether the account counts open orders selling calls to open on this stock. */
 export function callsSoldOnShares(book: Book, stock: Instrument): boolean {
   return stock.class === 'stock' && (book.account.openCallSales?.[stock.symbol] ?? 0) > 0;

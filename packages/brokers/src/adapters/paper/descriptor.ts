@@ -96,7 +96,8 @@ export const paperDescriptor: BrokerDescriptor = {
     stop_loss_price_percent: { examples: [2], comments: 'Stop loss this percentage away from the entry fill price.' },
     duration: {
       values: ['day', 'gtc', 'ioc', 'fok'],
-      comments: 'day orders expire at 20:00 UTC; ioc and fok orders not marketable at once are canceled.',
+      comments:
+        'day orders expire at the next 20:00 UTC close on a weekday (crypto: on any day), so one placed on Friday evening works through Monday; ioc and fok orders not marketable at once are canceled.',
     },
     client_id: {
       examples: ['my-order-1'],

@@ -74,6 +74,22 @@ describe('paper simulator: brackets, close and cancel', () => {
     ]);
   });
 
+  it('triggers a stop loss the market is already past when a resting entry fills, not a minute later', async () => {
+    // 100, 70 at minute 2 only, then 100: the buy limit at 90 fills at 90 on the way down, the
+    // market at 70 is then under its stop loss at 85, back over it a minute later.
+    const quote: QuoteSource = (_symbol, _cls, at) => ((at - START) / MINUTE === 2 ? 70 : 100);
+    const paper = await paperFixture({ quote });
+    await paper.place({ quantity: 10, type: 'limit', limit_price: 90, take_profit_price: 120, stop_loss_price: 85 });
+    paper.advance(5 * MINUTE);
+    // Held at 100 with a stop loss never triggered, where a broker's stop sold at 70.
+    expect(await paper.holdings()).toMatchObject({ cash: 99_800, positions: [] });
+    expect((await paper.view()).openOrders).toEqual([]);
+    expect((await paper.view()).fills.map(({ side, price, filledAt }) => [side, price, filledAt])).toEqual([
+      ['sell', 70, START + 2 * MINUTE],
+      ['buy', 90, START + 2 * MINUTE],
+    ]);
+  });
+
   it('derives the stop loss from the fill price by percent or distance, and exits a short upwards', async () => {
     const paper = await paperFixture();
     await paper.place({ action: 'sell_short', quantity: 10, stop_loss_price_percent: 5 });

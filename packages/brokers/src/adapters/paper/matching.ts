@@ -1,6 +1,7 @@
 // When a resting order executes. Prices are sampled once a minute on minute boundaries, so an
 // order's fill does not depend on how often the account is touched; and which orders a range of
 // prices reaches, so a sweep reads only those (an index on these levels).
+import type { OrderClass } from '@router/orders';
 import type { PaperOrder } from './types.ts';
 
 export const STEP = 60_000;
@@ -130,4 +131,16 @@ export function sessionClose(now: number): number {
   const close = new Date(now);
   close.setUTCHours(SESSION_CLOSE_UTC_HOUR, 0, 0, 0);
   return close.getTime() > now ? close.getTime() : close.getTime() + 86_400_000;
+}
+
+/**
+ * When a day order of a class ends: the next session close on a weekday (crypto trades every
+ * day), so one placed after Friday's close or over the weekend works through Monday's session, as
+ * a broker queues it for the next session, rather than end on a Saturday with no session in it.
+ */
+export function dayOrderExpiry(now: number, cls: OrderClass): number {
+  let close = sessionClose(now);
+  if (cls === 'crypto') return close;
+  while ([0, 6].includes(new Date(close).getUTCDay())) close += 86_400_000;
+  return close;
 }

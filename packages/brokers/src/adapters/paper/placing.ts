@@ -14,10 +14,10 @@ import {
   track,
 } from './book.ts';
 import type { Instrument } from './instruments.ts';
-import { sessionClose } from './matching.ts';
+import { dayOrderExpiry } from './matching.ts';
 import type { Trade } from './portfolio.ts';
 import { powerUsed } from './portfolio.ts';
-import { sweep } from './sweep.ts';
+import { sweep, sweepAll } from './sweep.ts';
 import { type Problem, reduces, tradeProblem, tradesOf } from './trading.ts';
 import type { PaperOrder } from './types.ts';
 
@@ -147,10 +147,7 @@ export async function checkTrade(book: Book, order: PaperOrder, price: number): 
   };
   let problem: Problem | null = await problemNow();
   if (problem?.[0] === 'InsufficientFunds') {
-    await sweep(
-      book,
-      (await book.tx.listActiveSymbols()).map((state) => state.symbol),
-    );
+    await sweepAll(book);
     problem = await problemNow();
   }
   if (problem) throw new BrokerError(problem[0], PAPER_TITLE, problem[1]);
@@ -167,7 +164,7 @@ export function rest(book: Book, order: PaperOrder, reference: number, what: str
       0,
       powerUsed(book.account, tradesOf(book, order, now, reference), marksAt(book, now)).used,
     );
-    if (order.duration === 'day') order.expiresAt = sessionClose(now);
+    if (order.duration === 'day') order.expiresAt = dayOrderExpiry(now, order.class);
     endWithContract(book, order);
     order.statusDescription = `Accepted: ${what} at ${reference} (${order.duration})`;
   }

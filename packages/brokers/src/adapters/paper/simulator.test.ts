@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BrokerError } from '../../core/errors.ts';
-import { MINUTE, paperFixture } from './paper.fixture.ts';
+import { MINUTE, paperFixture, START } from './paper.fixture.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<BrokerError> {
   const error = await promise.then(
@@ -47,6 +47,19 @@ describe('paper simulator: market orders and the ledger', () => {
     const holdings = await paper.holdings();
     expect(holdings.positions).toEqual([]);
     expect(holdings.cash).toBe(100_000 - 1000 - 2600 + 3900);
+  });
+
+  it('sizes percent of equity on the equity after the exits the market reached elsewhere', async () => {
+    // AAPL touches 150 for one minute only: the take profit sells there, +5,000 realized.
+    const quote = (key: string, _cls: unknown, at: number) =>
+      key === 'AAPL' ? (at === START + MINUTE ? 150 : 100) : 400;
+    const paper = await paperFixture({ quote });
+    await paper.place({ quantity: 100, take_profit_price: 150 });
+    paper.advance(2 * MINUTE);
+    // 10 % of 105,000, not of the 100,000 the account was worth with AAPL still held at 100.
+    expect(await paper.place({ symbol: 'MSFT', quantity: 10, quantity_type: 'percent_of_equity' })).toMatchObject({
+      status_description: 'Filled: buy 26.25 MSFT at 400',
+    });
   });
 
   it('resolves quantity types: percent of equity, cash, percent of position', async () => {
@@ -252,6 +265,23 @@ describe('paper simulator: resting orders', () => {
       status: 'canceled',
     });
     paper.advance(6 * 60 * MINUTE); // 20:30 UTC, past the session close
+    expect(await paper.getOrder('day')).toMatchObject({
+      status: 'canceled',
+      status_description: 'Canceled: expired at the end of the day',
+    });
+  });
+
+  it("works a stock's day order placed after Friday's close through Monday's session, a crypto one to Saturday's close", async () => {
+    const paper = await paperFixture();
+    paper.advance(4 * 24 * 60 * MINUTE + 7 * 60 * MINUTE); // Friday 10 January, 21:30 UTC: the session has closed
+    await paper.place({ type: 'limit', limit_price: 50, duration: 'day' }, 'day');
+    await paper.place({ symbol: 'BTCUSD', class: 'crypto', type: 'limit', limit_price: 100, duration: 'day' }, 'btc');
+    paper.advance(24 * 60 * MINUTE); // Saturday 21:30 UTC
+    expect(await paper.getOrder('day')).toMatchObject({ status: 'accepted' });
+    expect(await paper.getOrder('btc')).toMatchObject({ status: 'canceled' });
+    paper.advance(2 * 24 * 60 * MINUTE - 2 * 60 * MINUTE); // Monday 19:30 UTC, in its session
+    expect(await paper.getOrder('day')).toMatchObject({ status: 'accepted' });
+    paper.advance(60 * MINUTE); // Monday 20:30 UTC
     expect(await paper.getOrder('day')).toMatchObject({
       status: 'canceled',
       status_description: 'Canceled: expired at the end of the day',

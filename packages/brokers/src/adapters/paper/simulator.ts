@@ -20,7 +20,7 @@ import {
 import { equity, heldQuantity } from './portfolio.ts';
 import { roundQuantity } from './precision.ts';
 import { unscaledPrice } from './pricing.ts';
-import { sweep } from './sweep.ts';
+import { sweep, sweepAll } from './sweep.ts';
 import { fill } from './trading.ts';
 import type { PaperBracket, PaperOrder } from './types.ts';
 
@@ -234,6 +234,9 @@ async function placeNew(book: Book, request: PlaceRequest, instrument: Instrumen
   const marketPrice = priceAt(book, instrument, book.market.now);
   // What the order is sized, funded and bracketed against: its own price, else the market.
   const reference = paper.limitPrice ?? paper.stopPrice ?? marketPrice;
+  // A part of the equity is of what the account is worth now: the exits and orders the market
+  // reached on other symbols have filled first (a take profit's gain counted, a stop loss's loss).
+  if (order.quantity_type === 'percent_of_equity') await sweepAll(book);
   paper.quantity = resolveQuantity(book, order, instrument, reference);
   const bracket = bracketOf(order, instrument, paper.side, reference);
   // A short's take profit is a buy: placed on the tick at the fill (trading.ts), checked here.

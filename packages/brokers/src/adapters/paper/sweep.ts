@@ -118,3 +118,11 @@ export async function sweep(book: Book, symbols: readonly string[]): Promise<voi
     book.changedSymbols.add(state.symbol);
   }
 }
+
+/** Sweeps every symbol with open orders. */
+export async function sweepAll(book: Book): Promise<void> {
+  await sweep(
+    book,
+    (await book.tx.listActiveSymbols()).map((state) => state.symbol),
+  );
+}

@@ -242,4 +242,12 @@ async function createExits(book: Book, entry: PaperOrder, at: number, price: num
   const takeProfit = exits.find((order) => order.type === 'limit');
   if (takeProfit && executionPrice(takeProfit, price, false, false).price !== undefined)
     await fill(book, takeProfit, at, price);
+  // A stop loss the market is past at the fill (a resting limit filled at its price on the way
+  // down to a lower market) is triggered there and then: it sells at that market, as a broker's
+  // stop does, not only if the market is still past it a minute later.
+  const stopLoss = exits.find((order) => order.type === 'stop' && order.status === 'open');
+  if (stopLoss) {
+    const market = priceAt(book, instrument, at);
+    if (executionPrice(stopLoss, market, false, false).price !== undefined) await fill(book, stopLoss, at, market);
+  }
 }

@@ -30,7 +30,7 @@ export interface PaperAccount {
   orderSequence: number;
   /**
    * Open orders selling calls to open, per underlying: a sale of its shares reads them (the shares
-   * cover them). Absent: none counted (orders placed before the count are not).
+   * cover them). Absent: an account written before the count, counted at its next call (book.ts).
    */
   openCallSales?: Record<string, number>;
   /** When the account was last reset to its starting cash; fills before it are history. */
