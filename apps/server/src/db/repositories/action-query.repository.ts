@@ -52,7 +52,11 @@ export interface ActionFilter {
   result?: TradeResult;
   hookKey?: string;
   providerName?: string;
-  symbol?: string;
+  /**
+   * Spellings of one symbol, upper-case, without an exchange prefix (symbolSpellings): an entry's
+   * symbol (its normalized order's, or its refused request's, prefix dropped) matches any.
+   */
+  symbols?: readonly string[];
   /** Only the entries of this signal (a notification's link). */
   signalId?: string;
   limit: number;
@@ -140,7 +144,7 @@ function conditions(filter: ActionFilter): SQL {
     // With the predicate of actions_signal_idx, so the entries are found by it, not by a walk.
     parts.push(sql`a.metadata ? 'signalId' and a.metadata ->> 'signalId' = ${filter.signalId}`);
   }
-  const trade = filter.result ?? filter.hookKey ?? filter.providerName ?? filter.symbol;
+  const trade = filter.result ?? filter.hookKey ?? filter.providerName ?? filter.symbols;
   if (trade !== undefined) parts.push(sql`a.code = 'Order'`);
   if (filter.result !== undefined) {
     parts.push(resultCondition(filter.userId, filter.result));
@@ -149,9 +153,11 @@ function conditions(filter: ActionFilter): SQL {
   }
   if (filter.hookKey !== undefined) parts.push(sql`a.metadata -> 'hook' ->> 'key' = ${filter.hookKey}`);
   if (filter.providerName !== undefined) parts.push(sql`a.metadata ->> 'providerName' = ${filter.providerName}`);
-  if (filter.symbol !== undefined) {
-    const symbol = sql`coalesce(${SIGNAL_SYMBOL}, ${REQUEST} ->> 'symbol')`;
-    parts.push(sql`upper(${symbol}) = upper(${filter.symbol})`);
+  if (filter.symbols !== undefined) {
+    const symbol = sql`btrim(coalesce(${SIGNAL_SYMBOL}, ${REQUEST} ->> 'symbol'))`;
+    // As writtenSymbol: NASDAQ:AAPL is AAPL.
+    const written = sql`upper(btrim(regexp_replace(${symbol}, '^[A-Za-z0-9_]{1,20}:', '')))`;
+    parts.push(sql`${written} = any(${sql.param(filter.symbols)}::text[])`);
   }
   if (filter.search !== undefined) {
     const pattern = `%${escapeLike(filter.search)}%`;
