@@ -2,6 +2,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useOptionalProviders } from '../../lib/providers.tsx';
 import { type ActivityFilters, isFiltered, NO_FILTERS, RESULTS, resultLabel } from './filters.ts';
+import { useOwnWebhooks } from './use-own-webhooks.ts';
 
 export interface FilterOptions {
   /** Webhooks seen in the activity: key → name. */
@@ -44,7 +45,11 @@ function FilterSelect(props: {
   );
 }
 
-/** The trade filters (issue #21): result, webhook, broker, symbol and date; Clear resets them. */
+/**
+ * The trade filters (issue #21): result, webhook, broker, symbol and date; Clear resets them. The
+ * webhooks and brokers offered: those of the entries seen, and every one of the trader's (by its
+ * name as it is now).
+ */
 export function ActivityFiltersBar({
   value,
   options,
@@ -55,6 +60,9 @@ export function ActivityFiltersBar({
   onChange: (filters: ActivityFilters) => void;
 }) {
   const providers = useOptionalProviders();
+  const own = useOwnWebhooks();
+  const hooks = new Map([...options.hooks, ...own.hooks]);
+  const providerNames = new Set([...options.providers, ...own.providers]);
   const set =
     (field: keyof ActivityFilters): Change =>
     (event) =>
@@ -75,7 +83,7 @@ export function ActivityFiltersBar({
         label="Webhook"
         anyLabel="Any webhook"
         value={value.hookKey}
-        options={[...options.hooks]}
+        options={[...hooks]}
         onChange={set('hookKey')}
       />
       <FilterSelect
@@ -83,7 +91,7 @@ export function ActivityFiltersBar({
         label="Broker"
         anyLabel="Any broker"
         value={value.providerName}
-        options={[...options.providers].map((name) => [name, providers?.title(name) ?? name])}
+        options={[...providerNames].map((name) => [name, providers?.title(name) ?? name])}
         onChange={set('providerName')}
       />
       <Form.Group controlId="activity-filter-symbol" className="activity-filter-symbol">

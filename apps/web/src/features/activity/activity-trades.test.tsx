@@ -222,6 +222,44 @@ describe('activity as trade lines (issue #21)', () => {
     expect(select.selectedOptions[0]?.textContent).toBe('gone1');
   });
 
+  it("offers every webhook and broker of the trader's, not only those of the entries loaded", async () => {
+    // The night session's calls are older than the page shown: its webhook is still offered, by name.
+    const { calls } = renderWithClient(<ActivityPanel />, {
+      ActivityActions: fixture(async ({ variables }) => ({
+        data: { actions: variables.hookKey ? [] : [filled] },
+      })),
+      ActivityConnectors: fixture(async () => ({
+        data: {
+          connectors: [
+            { key: 'c1', providerName: 'paper' },
+            { key: 'c2', providerName: 'alpaca' },
+          ],
+        },
+      })),
+      ActivityHooks: fixture(async ({ variables }) => ({
+        data: {
+          hooks:
+            variables.connectorKey === 'c2' ? [{ key: 'hk9', name: 'Night session' }] : [{ key: 'hk1', name: 'Main' }],
+        },
+      })),
+    });
+    await seen('Webhook hook1 (paper#PA-1) called');
+    const webhook = screen.getByLabelText('Webhook') as HTMLSelectElement;
+    await vi.waitFor(() =>
+      expect([...webhook.options].map((option) => option.textContent)).toEqual([
+        'Any webhook',
+        'Main',
+        'Night session',
+      ]),
+    );
+    const broker = screen.getByLabelText('Broker') as HTMLSelectElement;
+    expect([...broker.options].map((option) => option.value)).toEqual(['', 'paper', 'alpaca']);
+    fireEvent.change(webhook, { target: { value: 'hk9' } });
+    await vi.waitFor(() => expect(calls('ActivityActions').at(-1)?.variables).toEqual({ hookKey: 'hk9' }));
+    await seen('No actions found');
+    expect(webhook.selectedOptions[0]?.textContent).toBe('Night session');
+  });
+
   it('offers the trade filters only once there is a trade', async () => {
     open(() => [signinAction(3)]);
     await seen('You signed in to the dashboard');

@@ -60,3 +60,23 @@ export const ActivityActionsDocument = graphql(`
     }
   }
 `);
+
+/** The trader's connectors: the Broker filter offers each, the Webhook filter each one's webhooks. */
+export const ActivityConnectorsDocument = graphql(`
+  query ActivityConnectors {
+    connectors {
+      key
+      providerName
+    }
+  }
+`);
+
+/** One connector's webhooks, by name, for the Webhook filter. */
+export const ActivityHooksDocument = graphql(`
+  query ActivityHooks($connectorKey: String!) {
+    hooks(connectorKey: $connectorKey) {
+      key
+      name
+    }
+  }
+`);
