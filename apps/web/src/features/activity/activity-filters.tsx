@@ -11,6 +11,13 @@ export interface FilterOptions {
   providers: ReadonlySet<string>;
 }
 
+/**
+ * The longest symbol the order language takes (`MAX_SYMBOL_LENGTH` of @router/orders, which the
+ * dashboard's bundle does not load for one number; a test keeps them equal): any symbol a signal
+ * may carry can be typed.
+ */
+export const SYMBOL_FILTER_MAX_LENGTH = 64;
+
 type Change = (event: { target: { value: string } }) => void;
 
 /**
@@ -96,7 +103,13 @@ export function ActivityFiltersBar({
       />
       <Form.Group controlId="activity-filter-symbol" className="activity-filter-symbol">
         <Form.Label className="small mb-0">Symbol</Form.Label>
-        <Form.Control size="sm" value={value.symbol} maxLength={32} placeholder="e.g. AAPL" onChange={set('symbol')} />
+        <Form.Control
+          size="sm"
+          value={value.symbol}
+          maxLength={SYMBOL_FILTER_MAX_LENGTH}
+          placeholder="e.g. AAPL"
+          onChange={set('symbol')}
+        />
       </Form.Group>
       <Form.Group controlId="activity-filter-date">
         <Form.Label className="small mb-0">Date</Form.Label>

@@ -1,3 +1,4 @@
+import { MAX_SYMBOL_LENGTH } from '@router/orders';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { useLocation, useNavigate } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -258,6 +259,14 @@ describe('activity as trade lines (issue #21)', () => {
     await vi.waitFor(() => expect(calls('ActivityActions').at(-1)?.variables).toEqual({ hookKey: 'hk9' }));
     await seen('No actions found');
     expect(webhook.selectedOptions[0]?.textContent).toBe('Night session');
+  });
+
+  it('takes in the Symbol box any symbol a signal may carry (up to the order language limit)', async () => {
+    open(() => [filled]);
+    await seen('Webhook hook1 (paper#PA-1) called');
+    const box = screen.getByLabelText('Symbol') as HTMLInputElement;
+    // NASDAQ:AAPL  271217C00150000 is 28 characters; a CFD or a pair with its exchange may be more.
+    expect(box.maxLength).toBe(MAX_SYMBOL_LENGTH);
   });
 
   it('offers the trade filters only once there is a trade', async () => {
