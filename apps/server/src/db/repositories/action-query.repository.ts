@@ -16,6 +16,11 @@ export interface ActionRow {
   signal: SignalFacts | null;
   /** A repeat of a stored signal (resent by its sender): answered as the first, nothing placed. */
   repeat: boolean;
+  /**
+   * A call answered 'queued' (queue.ts): its queued signal's status now (queued, placed, refused,
+   * cancelled); null for other entries and once the queued signal is gone with its webhook.
+   */
+  queuedStatus: string | null;
 }
 
 export interface SignalFacts {
@@ -124,12 +129,16 @@ function resultCondition(userId: number, result: TradeResult): SQL {
  */
 const REPEAT = sql`(a.code = 'Order' and a.metadata ? 'signalId' and a.metadata ? 'request')`;
 
+/** A queued call's queued signal as it is now: its answer named it (queue.ts queuedAnswer). */
+const QUEUED_STATUS = sql`case when ${QUEUED_CALL} then (select q.status from queued_signals q
+  where q.id = a.metadata -> 'response' ->> 'id' and q.user_id = a.user_id) end`;
+
 const COLUMNS = sql`a.id::int as id, a.code, a.address,
   case when a.metadata ? 'signalId' and not a.metadata ? 'request'
     then a.metadata || jsonb_build_object('request', ${SIGNAL_REQUEST}) else a.metadata end as metadata,
   floor(extract(epoch from a.created_at) * 1000)::float8 as "createdAt",
   case when a.code = 'Order' and a.metadata ? 'signalId' then ${SIGNAL_FACTS} end as signal,
-  ${REPEAT} as repeat`;
+  ${REPEAT} as repeat, ${QUEUED_STATUS} as "queuedStatus"`;
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -44,7 +44,7 @@ function Source({ address }: { address: string | null }) {
 export function ActivityRow({ action, initiallyExpanded = false }: { action: ActionRow; initiallyExpanded?: boolean }) {
   const [expanded, setExpanded] = useState(initiallyExpanded);
   const { trade } = action;
-  const call = orderCallOf(action.code, action.metadata, trade?.order ?? null, trade?.repeat ?? false);
+  const call = orderCallOf(action.code, action.metadata, trade?.order ?? null, trade?.repeat ?? false, trade?.status);
   const titles = useOptionalProviders()?.titles;
   const description = describeAction(action.code, action.metadata, titles);
   const iso = formatIsoSeconds(action.createdAt);
@@ -93,7 +93,12 @@ export function ActivityRow({ action, initiallyExpanded = false }: { action: Act
               {...(trade
                 ? {
                     split: phaseSplit(trade),
-                    result: { result: trade.result, repeat: trade.repeat, checking: trade.checking },
+                    result: {
+                      result: trade.result,
+                      repeat: trade.repeat,
+                      checking: trade.checking,
+                      status: trade.status,
+                    },
                   }
                 : {})}
             />

@@ -326,6 +326,34 @@ describe('activity as trade lines (issue #21)', () => {
     expect(within(screen.getByLabelText('Result')).getByRole('option', { name: 'queued' })).toBeTruthy();
   });
 
+  it('tells what became of a queued signal: placed at the opening, refused then, or cancelled', async () => {
+    const queued = (id: number, status: string): ActionRow => ({
+      ...orderAction(id, { status: 'queued', id: `q${id}`, place_at: '2024-02-01T00:00:00.000Z' }),
+      trade: { ...trade, result: 'queued', status, price: null, brokerOrderId: null, order: null },
+    });
+    open(() => [queued(5, 'cancelled'), queued(6, 'placed'), queued(7, 'refused')]);
+    await seen('Webhook hook5 (paper#PA-1) called');
+    const pills = screen.getAllByTestId('trade-result') as HTMLElement[];
+    expect(pills.map((pill) => pill.textContent)).toEqual([
+      'queued · cancelled',
+      'queued · placed',
+      'queued · refused',
+    ]);
+    expect(pills.map((pill) => pill.dataset.result)).toEqual(['queued', 'queued', 'queued']);
+    expect(pills[0]?.title).toBe("Queued outside the webhook's trading windows, then cancelled: nothing was sent");
+    expect(pills[1]?.title).toBe(
+      "Queued outside the webhook's trading windows, then placed when a window opened (the placement is an entry of its own)",
+    );
+    expect(pills[2]?.title).toBe(
+      "Queued outside the webhook's trading windows, then refused when a window opened: nothing was sent",
+    );
+    fireEvent.click(screen.getAllByRole('button', { expanded: false })[0] as HTMLElement);
+    expect(screen.getByTestId('order-call-broker-request').textContent).toBe(
+      "Not sent: queued outside the webhook's trading windows, then cancelled.",
+    );
+    expect(screen.getByTestId('order-call-result').textContent).toContain('then cancelled: nothing was sent');
+  });
+
   it('filters by result, webhook, broker, symbol and date, and clears the filters', async () => {
     const { calls } = open((variables) => (Object.keys(variables).length === 0 ? [filled, refused] : [refused]));
     await seen('Webhook hook1 (paper#PA-1) called');
