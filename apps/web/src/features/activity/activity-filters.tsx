@@ -53,7 +53,8 @@ function FilterSelect(props: {
 }
 
 /**
- * The trade filters (issue #21): result, webhook, broker, symbol and date; Clear resets them. The
+ * The trade filters (issue #21): result, webhook, broker, symbol and a day or range of days (Date,
+ * To); Clear resets them. The
  * webhooks and brokers offered: those of the entries seen, and every one of the trader's (by its
  * name as it is now).
  */
@@ -114,6 +115,16 @@ export function ActivityFiltersBar({
       <Form.Group controlId="activity-filter-date">
         <Form.Label className="small mb-0">Date</Form.Label>
         <Form.Control size="sm" type="date" value={value.date} onChange={set('date')} />
+      </Form.Group>
+      <Form.Group controlId="activity-filter-date-to">
+        <Form.Label className="small mb-0">To</Form.Label>
+        <Form.Control
+          size="sm"
+          type="date"
+          value={value.dateTo}
+          min={value.date || undefined}
+          onChange={set('dateTo')}
+        />
       </Form.Group>
       {isFiltered(value) && (
         <Button

@@ -269,6 +269,20 @@ describe('activity as trade lines (issue #21)', () => {
     expect(box.maxLength).toBe(MAX_SYMBOL_LENGTH);
   });
 
+  it('narrows the list to a range of days: Date to To', async () => {
+    const { calls } = open(() => [filled]);
+    await seen('Webhook hook1 (paper#PA-1) called');
+    fireEvent.change(screen.getByLabelText('Date'), { target: { value: '2026-11-23' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-27' } });
+    await vi.waitFor(() =>
+      expect(calls('ActivityActions').at(-1)?.variables).toEqual({
+        since: new Date(2026, 10, 23).getTime(),
+        createdAtFrom: new Date(2026, 10, 28).getTime(),
+      }),
+    );
+    expect((screen.getByLabelText('To') as HTMLInputElement).min).toBe('2026-11-23');
+  });
+
   it('offers the trade filters only once there is a trade', async () => {
     open(() => [signinAction(3)]);
     await seen('You signed in to the dashboard');
