@@ -54,9 +54,8 @@ function FilterSelect(props: {
 
 /**
  * The trade filters (issue #21): result, webhook, broker, symbol and a day or range of days (Date,
- * To); Clear resets them. The
- * webhooks and brokers offered: those of the entries seen, and every one of the trader's (by its
- * name as it is now).
+ * To); Clear resets them. The webhooks and brokers offered: those of the entries seen, and every
+ * one of the trader's (by its name as it is now).
  */
 export function ActivityFiltersBar({
   value,

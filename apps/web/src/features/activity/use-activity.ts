@@ -59,8 +59,9 @@ function merge(fresh: ActionRow[], shown: ActionRow[], limit: number): ActionRow
  * characters after 777 ms, 'More' by createdAtFrom; one request at a time (Search and More wait
  * or are ignored while one runs), aborted when the panel unmounts. Failed loads show no message.
  * The trade filters (issue #21) reload like a search; `refresh` (live updates) reloads the current
- * query's newest entries, as many as are shown (at most 100), and keeps what 'More' added beyond. With `signalId` (a notification's link)
- * it holds that signal's entries only, shown even when there are none.
+ * query's newest entries, as many as are shown (at most 100), and keeps what 'More' added beyond.
+ * With `signalId` (a notification's link) it holds that signal's entries only, shown even when
+ * there are none.
  */
 export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS, signalId?: string) {
   const client = useClient();
