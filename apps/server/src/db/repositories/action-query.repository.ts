@@ -16,6 +16,11 @@ export interface ActionRow {
   signal: SignalFacts | null;
   /** A repeat of a stored signal (resent by its sender): answered as the first, nothing placed. */
   repeat: boolean;
+  /**
+   * A call answered 'queued' (queue.ts): its queued signal's status now (queued, placed, refused,
+   * cancelled); null for other entries and once the queued signal is gone with its webhook.
+   */
+  queuedStatus: string | null;
 }
 
 export interface SignalFacts {
@@ -52,7 +57,11 @@ export interface ActionFilter {
   result?: TradeResult;
   hookKey?: string;
   providerName?: string;
-  symbol?: string;
+  /**
+   * Spellings of one symbol, upper-case, without an exchange prefix (symbolSpellings): an entry's
+   * symbol (its normalized order's, or its refused request's, prefix dropped) matches any.
+   */
+  symbols?: readonly string[];
   /** Only the entries of this signal (a notification's link). */
   signalId?: string;
   limit: number;
@@ -120,12 +129,16 @@ function resultCondition(userId: number, result: TradeResult): SQL {
  */
 const REPEAT = sql`(a.code = 'Order' and a.metadata ? 'signalId' and a.metadata ? 'request')`;
 
+/** A queued call's queued signal as it is now: its answer named it (queue.ts queuedAnswer). */
+const QUEUED_STATUS = sql`case when ${QUEUED_CALL} then (select q.status from queued_signals q
+  where q.id = a.metadata -> 'response' ->> 'id' and q.user_id = a.user_id) end`;
+
 const COLUMNS = sql`a.id::int as id, a.code, a.address,
   case when a.metadata ? 'signalId' and not a.metadata ? 'request'
     then a.metadata || jsonb_build_object('request', ${SIGNAL_REQUEST}) else a.metadata end as metadata,
   floor(extract(epoch from a.created_at) * 1000)::float8 as "createdAt",
   case when a.code = 'Order' and a.metadata ? 'signalId' then ${SIGNAL_FACTS} end as signal,
-  ${REPEAT} as repeat`;
+  ${REPEAT} as repeat, ${QUEUED_STATUS} as "queuedStatus"`;
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -140,7 +153,7 @@ function conditions(filter: ActionFilter): SQL {
     // With the predicate of actions_signal_idx, so the entries are found by it, not by a walk.
     parts.push(sql`a.metadata ? 'signalId' and a.metadata ->> 'signalId' = ${filter.signalId}`);
   }
-  const trade = filter.result ?? filter.hookKey ?? filter.providerName ?? filter.symbol;
+  const trade = filter.result ?? filter.hookKey ?? filter.providerName ?? filter.symbols;
   if (trade !== undefined) parts.push(sql`a.code = 'Order'`);
   if (filter.result !== undefined) {
     parts.push(resultCondition(filter.userId, filter.result));
@@ -149,9 +162,11 @@ function conditions(filter: ActionFilter): SQL {
   }
   if (filter.hookKey !== undefined) parts.push(sql`a.metadata -> 'hook' ->> 'key' = ${filter.hookKey}`);
   if (filter.providerName !== undefined) parts.push(sql`a.metadata ->> 'providerName' = ${filter.providerName}`);
-  if (filter.symbol !== undefined) {
-    const symbol = sql`coalesce(${SIGNAL_SYMBOL}, ${REQUEST} ->> 'symbol')`;
-    parts.push(sql`upper(${symbol}) = upper(${filter.symbol})`);
+  if (filter.symbols !== undefined) {
+    const symbol = sql`btrim(coalesce(${SIGNAL_SYMBOL}, ${REQUEST} ->> 'symbol'))`;
+    // As writtenSymbol: NASDAQ:AAPL is AAPL.
+    const written = sql`upper(btrim(regexp_replace(${symbol}, '^[A-Za-z0-9_]{1,20}:', '')))`;
+    parts.push(sql`${written} = any(${sql.param(filter.symbols)}::text[])`);
   }
   if (filter.search !== undefined) {
     const pattern = `%${escapeLike(filter.search)}%`;

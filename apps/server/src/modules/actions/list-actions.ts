@@ -1,4 +1,6 @@
 // The activity log as the API shows it: own actions only, worded (SPEC §4) and source-labelled (SPEC §9).
+
+import { parseSymbol, writtenSymbol } from '@router/orders';
 import {
   ACTIVITY_PAGE_MAX,
   ACTIVITY_PAGE_SIZE,
@@ -115,8 +117,24 @@ function tradeFilter(query: ActionsQuery): Partial<ActionFilter> {
   if (query.hookKey) filter.hookKey = query.hookKey;
   if (query.providerName) filter.providerName = query.providerName;
   const symbol = query.symbol?.trim();
-  if (symbol) filter.symbol = symbol;
+  if (symbol) filter.symbols = symbolSpellings(symbol);
   return filter;
+}
+
+/**
+ * The spellings of a symbol filter an entry's symbol may have: as written (upper-cased, without an
+ * exchange prefix: NASDAQ:AAPL is AAPL) and in the canonical form a stored signal's normalized
+ * order holds (an option's 21-character OCC form with its padding spaces, which a page shows as
+ * one, or its shorthand AAPL240119C150; EURUSD as EUR/USD).
+ */
+export function symbolSpellings(symbol: string): string[] {
+  const spellings = new Set([writtenSymbol(symbol)]);
+  try {
+    spellings.add(parseSymbol(symbol).canonical.toUpperCase());
+  } catch {
+    // not a symbol the order language reads: only as written
+  }
+  return [...spellings];
 }
 
 /**

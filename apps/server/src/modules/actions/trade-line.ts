@@ -38,7 +38,10 @@ export interface TradeLine {
   repeat: boolean;
   /** An 'unknown' result still being looked up at the broker; false once it is final. */
   checking: boolean;
-  /** The broker's status, or the refusal's ('ValidationError', …). */
+  /**
+   * The broker's status, or the refusal's ('ValidationError', …); a queued call's: queued, placed,
+   * refused or cancelled, as its queued signal is now.
+   */
   status: string | null;
   elapsedMs: number | null;
   phases: TradePhases;
@@ -95,7 +98,10 @@ export function tradeLine(row: ActionRow): TradeLine | null {
     result,
     repeat: row.repeat === true,
     checking: result === 'unknown' && row.signal?.completed !== true,
-    status: text(response?.status) ?? row.signal?.status ?? null,
+    // A queued call: what became of it (placed at the opening, refused then, cancelled), not the
+    // 'queued' it was answered with.
+    status:
+      (result === 'queued' ? text(row.queuedStatus) : null) ?? text(response?.status) ?? row.signal?.status ?? null,
     elapsedMs: num(meta.elapsed),
     phases: { parse: num(phases.parse), store: num(phases.store), broker: num(phases.broker) },
     brokerOrderId: row.signal?.brokerOrderId ?? null,

@@ -138,3 +138,39 @@ describe('a signal resent by its sender, and an unknown outcome', () => {
     expect((await trades({}, owner.headers))[0]).toMatchObject({ result: 'unknown', checking: false });
   });
 });
+
+describe('the symbol filter, in any spelling the order language reads', () => {
+  it('finds an option, a TradingView exchange-prefixed ticker and a pair as the trader writes or sees them', async () => {
+    const spelled = await setupTrader(t, 'trades-spelled@example.com');
+    const drafts = await spelled.addHook(true);
+    const send = async (body: Record<string, unknown>, status: number) =>
+      expect((await postSignal(t, drafts.shortKey, { action: 'buy', quantity: 1, ...body })).statusCode).toBe(status);
+    // Stored as the canonical OCC form (padded: 'AAPL  271217C00150000'), as NVDA and EUR/USD.
+    await send({ symbol: 'AAPL271217C150', action: 'buy_to_open' }, 201);
+    await send({ symbol: 'NASDAQ:NVDA' }, 201);
+    await send({ symbol: 'EURUSD', quantity: 1000 }, 201);
+    // Refused before normalizing (no quantity): its line reads the request as sent.
+    expect((await postSignal(t, drafts.shortKey, { symbol: 'NASDAQ:MSFT', action: 'sell' })).statusCode).toBe(400);
+    const found = async (symbol: string) => {
+      const { data, errors } = await gqlAs<{ actions: Array<{ trade: Trade }> }>(t, spelled.headers, ACTIONS, {
+        symbol,
+      });
+      expect(errors).toBeUndefined();
+      return data?.actions.map((action) => action.trade.symbol) ?? [];
+    };
+    await eventually(async () => (await found('NVDA')).length === 1);
+    const option = 'AAPL  271217C00150000';
+    // As the page shows it (HTML shows its two padding spaces as one), as sent, and as stored.
+    expect(await found('AAPL 271217C00150000')).toEqual([option]);
+    expect(await found('aapl271217c150')).toEqual([option]);
+    expect(await found(option)).toEqual([option]);
+    // TradingView's NASDAQ:NVDA is NVDA, both ways, stored or refused.
+    expect(await found('NASDAQ:NVDA')).toEqual(['NVDA']);
+    expect(await found('MSFT')).toEqual(['NASDAQ:MSFT']);
+    expect(await found('nasdaq:msft')).toEqual(['NASDAQ:MSFT']);
+    expect(await found('EURUSD')).toEqual(['EUR/USD']);
+    expect(await found('EUR/USD')).toEqual(['EUR/USD']);
+    // Still one symbol: AAPL is not its options.
+    expect(await found('AAPL')).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useOptionalProviders } from '../../lib/providers.tsx';
 import { type ActivityFilters, isFiltered, NO_FILTERS, RESULTS, resultLabel } from './filters.ts';
+import { useOwnWebhooks } from './use-own-webhooks.ts';
 
 export interface FilterOptions {
   /** Webhooks seen in the activity: key → name. */
@@ -9,6 +10,13 @@ export interface FilterOptions {
   /** Brokers seen in the activity (provider names). */
   providers: ReadonlySet<string>;
 }
+
+/**
+ * The longest symbol the order language takes (`MAX_SYMBOL_LENGTH` of @router/orders, which the
+ * dashboard's bundle does not load for one number; a test keeps them equal): any symbol a signal
+ * may carry can be typed.
+ */
+export const SYMBOL_FILTER_MAX_LENGTH = 64;
 
 type Change = (event: { target: { value: string } }) => void;
 
@@ -44,7 +52,11 @@ function FilterSelect(props: {
   );
 }
 
-/** The trade filters (issue #21): result, webhook, broker, symbol and date; Clear resets them. */
+/**
+ * The trade filters (issue #21): result, webhook, broker, symbol and a day or range of days (Date,
+ * To); Clear resets them. The webhooks and brokers offered: those of the entries seen, and every
+ * one of the trader's (by its name as it is now).
+ */
 export function ActivityFiltersBar({
   value,
   options,
@@ -55,6 +67,9 @@ export function ActivityFiltersBar({
   onChange: (filters: ActivityFilters) => void;
 }) {
   const providers = useOptionalProviders();
+  const own = useOwnWebhooks();
+  const hooks = new Map([...options.hooks, ...own.hooks]);
+  const providerNames = new Set([...options.providers, ...own.providers]);
   const set =
     (field: keyof ActivityFilters): Change =>
     (event) =>
@@ -75,7 +90,7 @@ export function ActivityFiltersBar({
         label="Webhook"
         anyLabel="Any webhook"
         value={value.hookKey}
-        options={[...options.hooks]}
+        options={[...hooks]}
         onChange={set('hookKey')}
       />
       <FilterSelect
@@ -83,16 +98,32 @@ export function ActivityFiltersBar({
         label="Broker"
         anyLabel="Any broker"
         value={value.providerName}
-        options={[...options.providers].map((name) => [name, providers?.title(name) ?? name])}
+        options={[...providerNames].map((name) => [name, providers?.title(name) ?? name])}
         onChange={set('providerName')}
       />
       <Form.Group controlId="activity-filter-symbol" className="activity-filter-symbol">
         <Form.Label className="small mb-0">Symbol</Form.Label>
-        <Form.Control size="sm" value={value.symbol} maxLength={32} placeholder="e.g. AAPL" onChange={set('symbol')} />
+        <Form.Control
+          size="sm"
+          value={value.symbol}
+          maxLength={SYMBOL_FILTER_MAX_LENGTH}
+          placeholder="e.g. AAPL"
+          onChange={set('symbol')}
+        />
       </Form.Group>
       <Form.Group controlId="activity-filter-date">
         <Form.Label className="small mb-0">Date</Form.Label>
         <Form.Control size="sm" type="date" value={value.date} onChange={set('date')} />
+      </Form.Group>
+      <Form.Group controlId="activity-filter-date-to">
+        <Form.Label className="small mb-0">To</Form.Label>
+        <Form.Control
+          size="sm"
+          type="date"
+          value={value.dateTo}
+          min={value.date || undefined}
+          onChange={set('dateTo')}
+        />
       </Form.Group>
       {isFiltered(value) && (
         <Button

@@ -63,7 +63,7 @@ function Description({ text }: { text: string }) {
 export function ActivityRow({ action, initiallyExpanded = false }: { action: ActionRow; initiallyExpanded?: boolean }) {
   const [expanded, setExpanded] = useState(initiallyExpanded);
   const { trade } = action;
-  const call = orderCallOf(action.code, action.metadata, trade?.order ?? null, trade?.repeat ?? false);
+  const call = orderCallOf(action.code, action.metadata, trade?.order ?? null, trade?.repeat ?? false, trade?.status);
   const titles = useOptionalProviders()?.titles;
   const description = describeAction(action.code, action.metadata, titles);
   const iso = formatIsoSeconds(action.createdAt);
@@ -112,7 +112,12 @@ export function ActivityRow({ action, initiallyExpanded = false }: { action: Act
               {...(trade
                 ? {
                     split: phaseSplit(trade),
-                    result: { result: trade.result, repeat: trade.repeat, checking: trade.checking },
+                    result: {
+                      result: trade.result,
+                      repeat: trade.repeat,
+                      checking: trade.checking,
+                      status: trade.status,
+                    },
                   }
                 : {})}
             />

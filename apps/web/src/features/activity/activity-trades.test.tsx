@@ -1,3 +1,4 @@
+import { MAX_SYMBOL_LENGTH } from '@router/orders';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { useLocation, useNavigate } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -222,6 +223,66 @@ describe('activity as trade lines (issue #21)', () => {
     expect(select.selectedOptions[0]?.textContent).toBe('gone1');
   });
 
+  it("offers every webhook and broker of the trader's, not only those of the entries loaded", async () => {
+    // The night session's calls are older than the page shown: its webhook is still offered, by name.
+    const { calls } = renderWithClient(<ActivityPanel />, {
+      ActivityActions: fixture(async ({ variables }) => ({
+        data: { actions: variables.hookKey ? [] : [filled] },
+      })),
+      ActivityConnectors: fixture(async () => ({
+        data: {
+          connectors: [
+            { key: 'c1', providerName: 'paper' },
+            { key: 'c2', providerName: 'alpaca' },
+          ],
+        },
+      })),
+      ActivityHooks: fixture(async ({ variables }) => ({
+        data: {
+          hooks:
+            variables.connectorKey === 'c2' ? [{ key: 'hk9', name: 'Night session' }] : [{ key: 'hk1', name: 'Main' }],
+        },
+      })),
+    });
+    await seen('Webhook hook1 (paper#PA-1) called');
+    const webhook = screen.getByLabelText('Webhook') as HTMLSelectElement;
+    await vi.waitFor(() =>
+      expect([...webhook.options].map((option) => option.textContent)).toEqual([
+        'Any webhook',
+        'Main',
+        'Night session',
+      ]),
+    );
+    const broker = screen.getByLabelText('Broker') as HTMLSelectElement;
+    expect([...broker.options].map((option) => option.value)).toEqual(['', 'paper', 'alpaca']);
+    fireEvent.change(webhook, { target: { value: 'hk9' } });
+    await vi.waitFor(() => expect(calls('ActivityActions').at(-1)?.variables).toEqual({ hookKey: 'hk9' }));
+    await seen('No actions found');
+    expect(webhook.selectedOptions[0]?.textContent).toBe('Night session');
+  });
+
+  it('takes in the Symbol box any symbol a signal may carry (up to the order language limit)', async () => {
+    open(() => [filled]);
+    await seen('Webhook hook1 (paper#PA-1) called');
+    const box = screen.getByLabelText('Symbol') as HTMLInputElement;
+    // NASDAQ:AAPL  271217C00150000 is 28 characters; a CFD or a pair with its exchange may be more.
+    expect(box.maxLength).toBe(MAX_SYMBOL_LENGTH);
+  });
+
+  it('narrows the list to a range of days: Date to To', async () => {
+    const { calls } = open(() => [filled]);
+    await seen('Webhook hook1 (paper#PA-1) called');
+    fireEvent.change(screen.getByLabelText('Date'), { target: { value: '2026-11-23' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-27' } });
+    await vi.waitFor(() =>
+      expect(calls('ActivityActions').at(-1)?.variables).toEqual({
+        since: new Date(2026, 10, 23).getTime(),
+        createdAtFrom: new Date(2026, 10, 28).getTime(),
+      }),
+    );
+    expect((screen.getByLabelText('To') as HTMLInputElement).min).toBe('2026-11-23');
+  });
+
   it('offers the trade filters only once there is a trade', async () => {
     open(() => [signinAction(3)]);
     await seen('You signed in to the dashboard');
@@ -277,6 +338,34 @@ describe('activity as trade lines (issue #21)', () => {
       "Not sent yet: queued outside the webhook's trading windows. Its placement is an entry of its own.",
     );
     expect(within(screen.getByLabelText('Result')).getByRole('option', { name: 'queued' })).toBeTruthy();
+  });
+
+  it('tells what became of a queued signal: placed at the opening, refused then, or cancelled', async () => {
+    const queued = (id: number, status: string): ActionRow => ({
+      ...orderAction(id, { status: 'queued', id: `q${id}`, place_at: '2024-02-01T00:00:00.000Z' }),
+      trade: { ...trade, result: 'queued', status, price: null, brokerOrderId: null, order: null },
+    });
+    open(() => [queued(5, 'cancelled'), queued(6, 'placed'), queued(7, 'refused')]);
+    await seen('Webhook hook5 (paper#PA-1) called');
+    const pills = screen.getAllByTestId('trade-result') as HTMLElement[];
+    expect(pills.map((pill) => pill.textContent)).toEqual([
+      'queued · cancelled',
+      'queued · placed',
+      'queued · refused',
+    ]);
+    expect(pills.map((pill) => pill.dataset.result)).toEqual(['queued', 'queued', 'queued']);
+    expect(pills[0]?.title).toBe("Queued outside the webhook's trading windows, then cancelled: nothing was sent");
+    expect(pills[1]?.title).toBe(
+      "Queued outside the webhook's trading windows, then placed when a window opened (the placement is an entry of its own)",
+    );
+    expect(pills[2]?.title).toBe(
+      "Queued outside the webhook's trading windows, then refused when a window opened: nothing was sent",
+    );
+    fireEvent.click(screen.getAllByRole('button', { expanded: false })[0] as HTMLElement);
+    expect(screen.getByTestId('order-call-broker-request').textContent).toBe(
+      "Not sent: queued outside the webhook's trading windows, then cancelled.",
+    );
+    expect(screen.getByTestId('order-call-result').textContent).toContain('then cancelled: nothing was sent');
   });
 
   it('filters by result, webhook, broker, symbol and date, and clears the filters', async () => {

@@ -6,11 +6,20 @@ export interface ActivityFilters {
   hookKey: string;
   providerName: string;
   symbol: string;
-  /** A local date, yyyy-mm-dd. */
+  /** A local date, yyyy-mm-dd: that day, or the first of a range with `dateTo`. */
   date: string;
+  /** A local date, yyyy-mm-dd: the last day of the range (everything through it without `date`). */
+  dateTo: string;
 }
 
-export const NO_FILTERS: ActivityFilters = { result: '', hookKey: '', providerName: '', symbol: '', date: '' };
+export const NO_FILTERS: ActivityFilters = {
+  result: '',
+  hookKey: '',
+  providerName: '',
+  symbol: '',
+  date: '',
+  dateTo: '',
+};
 
 /** Results a trade line can have, in the order the filter lists them. */
 export const RESULTS = ['placed', 'filled', 'rejected', 'refused', 'queued', 'unknown', 'draft'] as const;
@@ -35,6 +44,7 @@ const PARAM: Record<keyof ActivityFilters, string> = {
   providerName: 'broker',
   symbol: 'symbol',
   date: 'date',
+  dateTo: 'to',
 };
 const SEARCH_PARAM = 'search';
 
@@ -43,6 +53,7 @@ export function fromParams(params: URLSearchParams): { text: string; filters: Ac
   const get = (field: keyof ActivityFilters) => params.get(PARAM[field]) ?? '';
   const result = get('result');
   const date = get('date');
+  const dateTo = get('dateTo');
   return {
     text: params.get(SEARCH_PARAM) ?? '',
     filters: {
@@ -51,6 +62,7 @@ export function fromParams(params: URLSearchParams): { text: string; filters: Ac
       providerName: get('providerName'),
       symbol: get('symbol'),
       date: dayRange(date) ? date : '',
+      dateTo: dayRange(dateTo) ? dateTo : '',
     },
   };
 }
@@ -92,11 +104,12 @@ export function queryVariables(search: string, filters: ActivityFilters): Activi
   if (filters.providerName) variables.providerName = filters.providerName;
   const symbol = filters.symbol.trim();
   if (symbol) variables.symbol = symbol;
-  const day = dayRange(filters.date);
-  if (day) {
-    // The server refuses times before 1970 (nothing is older): a day before then asks for none.
-    variables.since = Math.max(0, day[0]);
-    variables.createdAtFrom = Math.max(0, day[1]);
-  }
+  const first = dayRange(filters.date);
+  const last = dayRange(filters.dateTo);
+  // The server refuses times before 1970 (nothing is older): a day before then asks for none.
+  // Date alone is that day; To alone, everything through it; both, every day between (either order).
+  if (first) variables.since = Math.max(0, last ? Math.min(first[0], last[0]) : first[0]);
+  const end = first && last ? Math.max(first[1], last[1]) : (last ?? first)?.[1];
+  if (end !== undefined) variables.createdAtFrom = Math.max(0, end);
   return variables;
 }

@@ -40,7 +40,7 @@ export function OrderCallDetails({
       {result && (
         <p className="col-12 mb-0 small" data-testid="order-call-result">
           <ResultPill {...result} />{' '}
-          <span className="ms-1">{resultTitle(result.result, result.repeat, result.checking)}</span>
+          <span className="ms-1">{resultTitle(result.result, result.repeat, result.checking, result.status)}</span>
         </p>
       )}
       <Pane title="Request" testId="order-call-request">

@@ -39,13 +39,23 @@ function wireText(value: unknown): string | null {
   return lines.join('\n');
 }
 
+/** What became of a queued signal that sent nothing (its trade line's status). */
+const QUEUED_NOT_SENT: Record<string, string> = {
+  refused: "Not sent: queued outside the webhook's trading windows, then refused when a window opened.",
+  cancelled: "Not sent: queued outside the webhook's trading windows, then cancelled.",
+  placed:
+    "Queued outside the webhook's trading windows, then placed when a window opened: the placement is an entry of its own.",
+};
+
 /** Why an Order entry holds no broker request. */
-function notSentReason(m: Record<string, unknown>, repeat: boolean): string {
+function notSentReason(m: Record<string, unknown>, repeat: boolean, status: string | null): string {
   if (m.isTest === true) return 'Not sent: test webhook. The signal was checked and stored, no order was placed.';
   if (repeat) return 'Not sent again: a repeat of an earlier signal, answered as that one. No second order was placed.';
   if (typeof m.signalId !== 'string') {
     const response = m.response as { status?: unknown } | null | undefined;
     if (typeof response === 'object' && response?.status === 'queued') {
+      const end = status ? QUEUED_NOT_SENT[status] : undefined;
+      if (end) return end;
       return "Not sent yet: queued outside the webhook's trading windows. Its placement is an entry of its own.";
     }
     return 'Not sent: the signal was refused before it reached the broker.';
@@ -55,13 +65,15 @@ function notSentReason(m: Record<string, unknown>, repeat: boolean): string {
 
 /**
  * The call an Order action recorded, or null for rows that are not webhook calls. `repeat`: the
- * trade line's, a signal sent again (answered as the first, nothing sent).
+ * trade line's, a signal sent again (answered as the first, nothing sent); `status`: the trade
+ * line's (a queued signal's tells what became of it).
  */
 export function orderCallOf(
   code: string,
   metadata: string,
   order: string | null = null,
   repeat = false,
+  status: string | null = null,
 ): OrderCall | null {
   if (code !== 'Order') return null;
   const m = parseActionMetadata(metadata);
@@ -71,7 +83,7 @@ export function orderCallOf(
     request: pretty(m.request),
     order: pretty(order),
     brokerRequest: wireText(m.brokerRequest),
-    notSent: notSentReason(m, repeat),
+    notSent: notSentReason(m, repeat, status),
     response: pretty(m.response),
     elapsedMs: typeof elapsed === 'number' && Number.isFinite(elapsed) ? elapsed : null,
     failed: isFailedOrderCall(m),

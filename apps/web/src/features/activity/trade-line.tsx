@@ -28,26 +28,42 @@ export const RESULT_TITLE: Record<string, string> = {
   draft: 'Test webhook: the signal was checked and stored, nothing was sent to the broker',
 };
 
-/** What a trade line's result means: a repeat is no order of its own; an unknown may be final. */
-export function resultTitle(result: string, repeat = false, checking = true): string {
+/** What became of a queued signal at or before its window's opening (its entry's status). */
+const QUEUED_END: Record<string, string> = {
+  placed: 'then placed when a window opened (the placement is an entry of its own)',
+  refused: 'then refused when a window opened: nothing was sent',
+  cancelled: 'then cancelled: nothing was sent',
+};
+
+/**
+ * What a trade line's result means: a repeat is no order of its own; an unknown may be final; a
+ * queued signal (`status`: what became of it) may have been placed, refused or cancelled since.
+ */
+export function resultTitle(result: string, repeat = false, checking = true, status?: string | null): string {
   if (repeat) return 'Sent again by its sender: answered as the first signal, nothing placed again';
   if (result === 'unknown' && !checking) {
     return 'The broker could not confirm the order, and is no longer asked: check your broker account';
   }
+  const end = result === 'queued' && status ? QUEUED_END[status] : undefined;
+  if (end) return `Queued outside the webhook's trading windows, ${end}`;
   return RESULT_TITLE[result] ?? '';
 }
 
+/** A queued signal's pill names what became of it: "queued · cancelled". */
+const pillText = (shown: string, status?: string | null): string =>
+  shown === 'queued' && status && QUEUED_END[status] ? `queued · ${status}` : resultLabel(shown);
+
 /** The result, or "repeat" for a signal sent again (its first one's line shows the result). */
-export function ResultPill({ result, repeat = false, checking = true }: PillProps) {
+export function ResultPill({ result, repeat = false, checking = true, status }: PillProps) {
   const shown = repeat ? 'repeat' : result;
   return (
     <span
       className={`badge rounded-pill text-bg-${TONE[shown] ?? 'secondary'}`}
       data-testid="trade-result"
       data-result={result}
-      title={resultTitle(result, repeat, checking)}
+      title={resultTitle(result, repeat, checking, status)}
     >
-      {resultLabel(shown)}
+      {pillText(shown, status)}
     </span>
   );
 }
@@ -57,6 +73,8 @@ export interface PillProps {
   repeat?: boolean;
   /** An unknown result still being looked up at the broker. */
   checking?: boolean;
+  /** The trade line's status: a queued signal's tells what became of it. */
+  status?: string | null;
 }
 
 const ms = (value: number | null | undefined) =>
@@ -88,7 +106,7 @@ export function TradeSummary({ trade }: { trade: Trade }) {
   const split = phaseSplit(trade);
   return (
     <span className="d-flex flex-wrap align-items-center column-gap-2 row-gap-1 small" data-testid="trade-line">
-      <ResultPill result={trade.result} repeat={trade.repeat} checking={trade.checking} />
+      <ResultPill result={trade.result} repeat={trade.repeat} checking={trade.checking} status={trade.status} />
       <span className="fw-semibold">{trade.hookName ?? 'Webhook'}</span>
       {trade.isTest && trade.result !== 'draft' && <span className="badge text-bg-light border">test</span>}
       <span className="font-monospace">{orderText(trade)}</span>

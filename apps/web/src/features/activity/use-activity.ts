@@ -1,4 +1,4 @@
-import { ACTIVITY_PAGE_SIZE } from '@router/shared';
+import { ACTIVITY_PAGE_MAX, ACTIVITY_PAGE_SIZE } from '@router/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useClient } from 'urql';
 import type { ActivityActionsQuery, ActivityActionsQueryVariables } from '../../gql/graphql.ts';
@@ -34,16 +34,22 @@ const INITIAL: ActivityState = {
 
 type Update = (rows: ActionRow[] | null) => (state: ActivityState) => ActivityState;
 
-const full = (rows: ActionRow[]) => rows.length >= ACTIVITY_PAGE_SIZE;
+const full = (rows: ActionRow[], limit = ACTIVITY_PAGE_SIZE) => rows.length >= limit;
 
-/** Newest first, each action once: a refreshed first page over what was shown. */
-function merge(fresh: ActionRow[], shown: ActionRow[]): ActionRow[] {
+/**
+ * The rows a live refresh asks for: as many as are shown (those 'More' added too: a signal's
+ * outcome, a fill, changes an older entry's trade line without a new entry), at most a request's.
+ */
+const refreshLimit = (shown: number) => Math.min(ACTIVITY_PAGE_MAX, Math.max(ACTIVITY_PAGE_SIZE, shown));
+
+/** Newest first, each action once: a refreshed first page (of `limit` rows) over what was shown. */
+function merge(fresh: ActionRow[], shown: ActionRow[], limit: number): ActionRow[] {
   const ids = new Set(fresh.map((action) => action.id));
   const oldest = fresh.at(-1)?.createdAt ?? Number.POSITIVE_INFINITY;
   // A full page all newer than what was shown: entries between them may be missing, so the list
   // restarts from the page and 'More' goes on from its end.
   const newestShown = shown[0]?.createdAt;
-  if (full(fresh) && newestShown !== undefined && newestShown < oldest) return fresh;
+  if (full(fresh, limit) && newestShown !== undefined && newestShown < oldest) return fresh;
   // Shown rows newer than the fresh page's oldest and not in it no longer match: dropped.
   return [...fresh, ...shown.filter((action) => !ids.has(action.id) && action.createdAt <= oldest)];
 }
@@ -52,9 +58,10 @@ function merge(fresh: ActionRow[], shown: ActionRow[]): ActionRow[] {
  * The 'Last actions' log (SPEC §2, §4, §7): first load without parameters, search from 3
  * characters after 777 ms, 'More' by createdAtFrom; one request at a time (Search and More wait
  * or are ignored while one runs), aborted when the panel unmounts. Failed loads show no message.
- * The trade filters (issue #21) reload like a search; `refresh` (live updates) reloads the first
- * page of the current query and keeps what 'More' added. With `signalId` (a notification's link)
- * it holds that signal's entries only, shown even when there are none.
+ * The trade filters (issue #21) reload like a search; `refresh` (live updates) reloads the current
+ * query's newest entries, as many as are shown (at most 100), and keeps what 'More' added beyond.
+ * With `signalId` (a notification's link) it holds that signal's entries only, shown even when
+ * there are none.
  */
 export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS, signalId?: string) {
   const client = useClient();
@@ -141,10 +148,13 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
     if (!refreshWanted.current || !state.loaded || state.loading) return;
     refreshWanted.current = false;
     const shown = state.query;
-    run(JSON.parse(shown) as ActivityActionsQueryVariables, (rows) => (s) => {
+    const limit = refreshLimit(state.actions.length);
+    const variables = JSON.parse(shown) as ActivityActionsQueryVariables;
+    // Beyond a page only: a refresh of one page asks what the first load asked (SPEC §7).
+    run(limit > ACTIVITY_PAGE_SIZE ? { ...variables, limit } : variables, (rows) => (s) => {
       if (!rows || s.query !== shown) return s;
-      const actions = merge(rows, s.actions);
-      const hasMore = actions === rows || s.actions.length === 0 ? full(rows) : s.hasMore;
+      const actions = merge(rows, s.actions, limit);
+      const hasMore = actions === rows || s.actions.length === 0 ? full(rows, limit) : s.hasMore;
       return { ...s, actions, hasMore, hidden: s.hidden && rows.length === 0 };
     });
   }, [state, run]);
