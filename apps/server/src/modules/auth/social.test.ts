@@ -112,6 +112,20 @@ describe('social sign-in', () => {
     expect(me.data).toEqual({ user: { firstName: 'Tim', lastName: 'Cook', group: 4 } });
   });
 
+  it("keeps an Apple user's first name when the last is longer than 32 characters, cut as Google's are", async () => {
+    const token = await jwks.sign({
+      iss: 'https://appleid.apple.com',
+      aud: 'com.example.router',
+      email: 'long.name@privaterelay.example',
+      email_verified: 'true',
+      nonce: nonce.claim,
+    });
+    const lastName = ` ${'Mountbatten-Windsor'.repeat(3)} `;
+    const res = await socialSignin('apple', token, { firstName: 'Louise', lastName });
+    const me = await gql(t.app, '{ user { firstName lastName } }', {}, bearer(res.data?.signin.token ?? ''));
+    expect(me.data).toEqual({ user: { firstName: 'Louise', lastName: lastName.trim().slice(0, 32) } });
+  });
+
   it('refuses a wrong audience, an expired token, a foreign signature, a wrong issuer and unverified email', async () => {
     const cases = [
       await google({ aud: 'someone-else' }),
