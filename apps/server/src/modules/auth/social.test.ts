@@ -149,6 +149,26 @@ describe('social sign-in', () => {
     expect(apple.errors?.[0]?.message).toBe('The sign-in token is not valid, please try again');
   });
 
+  it("signs up with Apple whatever the length of the name Apple gave, cut to SPEC's 32 characters", async () => {
+    const token = await jwks.sign({
+      iss: 'https://appleid.apple.com',
+      aud: 'com.example.router',
+      email: 'long.signup@privaterelay.example',
+      email_verified: 'true',
+      nonce: nonce.claim,
+    });
+    const firstName = 'Maria Guadalupe Concepción Esperanza';
+    const res = await gql<{ signup: { firstName: string; lastName: string } }>(
+      t.app,
+      `mutation($c: JSON!, $f: String, $l: String) {
+        signup(type: "token", credentials: $c, firstName: $f, lastName: $l) { firstName lastName }
+      }`,
+      { c: { issuer: 'apple', token, nonce: nonce.value }, f: firstName, l: 'Ruiz' },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data?.signup).toEqual({ firstName: firstName.slice(0, 32).trim(), lastName: 'Ruiz' });
+  });
+
   it('signs up with a token and answers with the user', async () => {
     const token = await google({ email: 'new@example.test', given_name: 'New' });
     const res = await gql<{ signup: { email: string; firstName: string } }>(
