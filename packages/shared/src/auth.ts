@@ -65,9 +65,18 @@ export const socialCredentialsSchema = z.object({
 /** `signin(type: "passcode")` credentials, sent with the identity (mfa) token as Bearer. */
 export const passcodeCredentialsSchema = z.object({ passcode: passcodeSchema });
 
+/**
+ * A name a sign-in provider gives (Google's ID token claims, Apple's metadata): trimmed and cut to
+ * 32 characters; blank or not text is no name. One name too long must not cost the other.
+ */
+export const providedName = (value: unknown): string | undefined => {
+  const name = typeof value === 'string' ? value.trim().slice(0, NAME_MAX).trim() : '';
+  return name || undefined;
+};
+
 /** Apple passes the name only once, as sign-in metadata. */
 export const signinMetadataSchema = z
-  .object({ firstName: nameSchema, lastName: nameSchema })
+  .object({ firstName: z.unknown().transform(providedName), lastName: z.unknown().transform(providedName) })
   .partial()
   .optional()
   .catch(undefined);

@@ -56,9 +56,12 @@ export const hookCreateSchema = z.object({
   isTest: z.boolean().default(false),
 });
 
-/** connectorUpdate's `accounts`: a JSON list of {id, name}; entries with an empty name are skipped. */
+/**
+ * connectorUpdate's `accounts`: a JSON list of {id, name}; entries with an empty (or null) name are
+ * skipped. Each name is checked as `accountNameSchema` afterwards, so a too long one says so.
+ */
 export const accountRenamesSchema = z
-  .array(z.object({ id: z.string().min(1), name: z.string().max(ACCOUNT_NAME_MAX).optional() }))
+  .array(z.object({ id: z.string().min(1), name: z.string().max(4096).nullish() }))
   .max(1000);
 
 export type HookCreateInput = z.input<typeof hookCreateSchema>;

@@ -12,6 +12,12 @@ export const USER_APP_MESSAGES = { invalidUrl: 'Invalid URL' } as const;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
+ * A host name ending in a top-level domain: letters, or an internationalized one as the URL parser
+ * writes it (punycode: 'shop.рф' is 'shop.xn--p1ai').
+ */
+const HOST_WITH_TLD = /^([a-z0-9-]+\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
+
+/**
  * SPEC §5 callback URL: an https URL whose host has a top-level domain; http only for
  * localhost (a developer's machine). No fragment: OAuth redirect URIs cannot carry one.
  */
@@ -25,7 +31,7 @@ export function isCallbackUrl(value: string): boolean {
   // An empty fragment ('…/cb#') parses to an empty hash: look at the text itself.
   if (value.includes('#') || url.username || url.password) return false;
   if (LOOPBACK.has(url.hostname)) return url.protocol === 'https:' || url.protocol === 'http:';
-  return url.protocol === 'https:' && /^([a-z0-9-]+\.)+[a-z]{2,63}$/i.test(url.hostname);
+  return url.protocol === 'https:' && HOST_WITH_TLD.test(url.hostname);
 }
 
 export const userAppNameSchema = z

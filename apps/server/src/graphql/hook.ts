@@ -126,10 +126,11 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   hookCreate: t.field({
     type: HookRef,
-    description: "A new hook on an account of the caller's connector; a blank name becomes 'Webhook'.",
+    description:
+      "A new hook on an account of the caller's connector; a blank name becomes 'Webhook'. accountId may be left out when the connector has one account.",
     args: {
       connectorKey: t.arg.string({ required: true }),
-      accountId: t.arg.string({ required: true }),
+      accountId: t.arg.string(),
       name: t.arg.string(),
       isTest: t.arg.boolean(),
     },

@@ -1,6 +1,6 @@
 // A second factor where either proof is accepted: the authenticator's 6-digit code or a one-time
 // recovery code. Wrong recovery codes count against the same limit as wrong passcodes.
-import { isRecoveryCode, SECURITY_MESSAGES } from '@router/shared';
+import { isRecoveryCode, MESSAGES, SECURITY_MESSAGES } from '@router/shared';
 import type { Executor } from '../../db/repositories/executor.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
@@ -39,6 +39,8 @@ export function verifySecondFactor(
   budget?: CodeBudget,
 ): Promise<void> {
   const trimmed = code.trim();
+  // SPEC §5: the code is required; a blank one is said so, not counted as a wrong guess.
+  if (!trimmed) return Promise.reject(new AppError('VALIDATION', MESSAGES.required, { field: field ?? 'passcode' }));
   return isRecoveryCode(trimmed)
     ? verifyRecoveryCode(services, user, trimmed, field, db, budget)
     : verifyPasscode(services, user, trimmed, undefined, db, budget);

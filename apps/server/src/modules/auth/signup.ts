@@ -2,7 +2,7 @@
 // answers the same and its owner gets a notice: tellOwner); type 'token'
 // (Google/Apple) creates a confirmed account. A referrer code names a campaign of ours (its
 // credits come with the confirmed email); who becomes administrator: modules/admin/administrators.ts.
-import { GROUP, nameSchema, signupCredentialsSchema, socialCredentialsSchema } from '@router/shared';
+import { GROUP, nameSchema, providedName, signupCredentialsSchema, socialCredentialsSchema } from '@router/shared';
 import { addressKey } from '../../address-key.ts';
 import { newKey } from '../../crypto/random.ts';
 import type { ReferrerRow } from '../../db/repositories/referrer.repository.ts';
@@ -82,10 +82,11 @@ export type SignupResult = Pick<UserRow, 'key' | 'group' | 'email' | 'firstName'
 export async function signup(caller: Caller, input: SignupInput): Promise<SignupResult> {
   const { services, ip } = caller;
   await services.identity.limiter.enforce(`signup:${addressKey(ip)}`, RULES.signup);
-  const firstName = parseInput(nameSchema, input.firstName ?? undefined, 'firstName') ?? null;
-  const lastName = parseInput(nameSchema, input.lastName ?? undefined, 'lastName') ?? null;
   const referrer = await signupReferrer(services.db, input.referrerCode);
   if (input.type === 'token') {
+    // The names Apple gave the browser, not typed here: cut to 32 as the token's own, never refused.
+    const firstName = providedName(input.firstName);
+    const lastName = providedName(input.lastName);
     // The nonce is checked, not spent: the sign-in that follows a token sign-up (SPEC §4) spends it.
     const { issuer, token, nonce } = parseInput(socialCredentialsSchema, input.credentials, 'credentials');
     const identity = await verifySocialToken(services, issuer, token, nonce);
@@ -100,6 +101,8 @@ export async function signup(caller: Caller, input: SignupInput): Promise<Signup
     });
   }
   if (input.type !== 'password') throw new AppError('VALIDATION', 'Unknown sign-up type', { field: 'type' });
+  const firstName = parseInput(nameSchema, input.firstName ?? undefined, 'firstName') ?? null;
+  const lastName = parseInput(nameSchema, input.lastName ?? undefined, 'lastName') ?? null;
   const { email, password } = parseInput(signupCredentialsSchema, input.credentials, 'credentials');
   await assertStrongPassword(password);
   // Hashed whether the email is taken or not: the answer takes as long either way.

@@ -112,6 +112,20 @@ describe('social sign-in', () => {
     expect(me.data).toEqual({ user: { firstName: 'Tim', lastName: 'Cook', group: 4 } });
   });
 
+  it("keeps an Apple user's first name when the last is longer than 32 characters, cut as Google's are", async () => {
+    const token = await jwks.sign({
+      iss: 'https://appleid.apple.com',
+      aud: 'com.example.router',
+      email: 'long.name@privaterelay.example',
+      email_verified: 'true',
+      nonce: nonce.claim,
+    });
+    const lastName = ` ${'Mountbatten-Windsor'.repeat(3)} `;
+    const res = await socialSignin('apple', token, { firstName: 'Louise', lastName });
+    const me = await gql(t.app, '{ user { firstName lastName } }', {}, bearer(res.data?.signin.token ?? ''));
+    expect(me.data).toEqual({ user: { firstName: 'Louise', lastName: lastName.trim().slice(0, 32) } });
+  });
+
   it('refuses a wrong audience, an expired token, a foreign signature, a wrong issuer and unverified email', async () => {
     const cases = [
       await google({ aud: 'someone-else' }),
@@ -133,6 +147,26 @@ describe('social sign-in', () => {
     // An Apple token is not a Google token.
     const apple = await socialSignin('apple', await google());
     expect(apple.errors?.[0]?.message).toBe('The sign-in token is not valid, please try again');
+  });
+
+  it("signs up with Apple whatever the length of the name Apple gave, cut to SPEC's 32 characters", async () => {
+    const token = await jwks.sign({
+      iss: 'https://appleid.apple.com',
+      aud: 'com.example.router',
+      email: 'long.signup@privaterelay.example',
+      email_verified: 'true',
+      nonce: nonce.claim,
+    });
+    const firstName = 'Maria Guadalupe Concepción Esperanza';
+    const res = await gql<{ signup: { firstName: string; lastName: string } }>(
+      t.app,
+      `mutation($c: JSON!, $f: String, $l: String) {
+        signup(type: "token", credentials: $c, firstName: $f, lastName: $l) { firstName lastName }
+      }`,
+      { c: { issuer: 'apple', token, nonce: nonce.value }, f: firstName, l: 'Ruiz' },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data?.signup).toEqual({ firstName: firstName.slice(0, 32).trim(), lastName: 'Ruiz' });
   });
 
   it('signs up with a token and answers with the user', async () => {

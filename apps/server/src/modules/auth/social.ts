@@ -4,6 +4,7 @@
 // browser holds and sends along), and a sign-in spends it: a captured ID token alone, or a
 // captured sign-in request sent again, signs nobody in.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { providedName } from '@router/shared';
 import { errors, jwtVerify } from 'jose';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -86,12 +87,11 @@ export async function verifySocialToken(
   if (typeof payload.email !== 'string' || !verified) {
     throw new AppError('VALIDATION', 'Your email is not verified with this provider', { field: 'token' });
   }
-  const name = (claim: unknown) => (typeof claim === 'string' && claim.trim() ? claim.trim().slice(0, 32) : undefined);
   const email = payload.email.toLowerCase();
   return {
     email,
-    firstName: name(payload.given_name),
-    lastName: name(payload.family_name),
+    firstName: providedName(payload.given_name),
+    lastName: providedName(payload.family_name),
     nonce: payload.nonce as string,
     vouched: issuer === 'apple' ? APPLE_MAIL.test(email) : GMAIL.test(email) || typeof payload.hd === 'string',
     issuer,

@@ -48,6 +48,21 @@ function parseRenames(text: string) {
   return parsed.data;
 }
 
+/** The new names by account id: an empty (or null) name is skipped, any other must be a valid name. */
+function newNames(accountsJson: string): Map<string, string> {
+  const names = new Map<string, string>();
+  parseRenames(accountsJson).forEach(({ id, name }, index) => {
+    if (!name?.trim()) return;
+    const parsed = accountNameSchema.safeParse(name);
+    if (!parsed.success) {
+      const message = parsed.error.issues[0]?.message ?? 'Invalid name';
+      throw new AppError('VALIDATION', message, { field: `accounts.${index}.name` });
+    }
+    names.set(id, parsed.data);
+  });
+  return names;
+}
+
 /** Renames accounts; an entry with an empty name, or an id the connector lacks, is skipped. */
 export async function renameConnectorAccounts(
   services: Services,
@@ -56,11 +71,7 @@ export async function renameConnectorAccounts(
   accountsJson: string,
 ): Promise<ConnectorView> {
   const row = await requireConnector(services, actor.userId, key);
-  const names = new Map<string, string>();
-  for (const { id, name } of parseRenames(accountsJson)) {
-    const parsed = accountNameSchema.safeParse(name ?? '');
-    if (parsed.success) names.set(id, parsed.data);
-  }
+  const names = newNames(accountsJson);
   // The list is read again under the row's lock: a reconnect committing meanwhile may have added
   // or dropped accounts, and writing back the list read above would undo that.
   const updated = await services.db.transaction(async (tx) => {

@@ -2,6 +2,7 @@
 import { hookCreateSchema, hookNameSchema } from '@router/shared';
 import { newKey, newShortKey } from '../../crypto/random.ts';
 import { recordAction } from '../../db/repositories/action.repository.ts';
+import { findConnector } from '../../db/repositories/connectors.repository.ts';
 import { isUniqueViolation } from '../../db/repositories/executor.ts';
 import {
   deleteHookRow,
@@ -29,7 +30,8 @@ const DEFAULT_NAME = 'Webhook';
 
 export interface HookInput {
   connectorKey: string;
-  accountId: string;
+  /** Omitted: the connection's account when it has only one (SPEC §5: hook creation needs connectorKey). */
+  accountId?: string | null;
   name?: string | null;
   isTest?: boolean | null;
 }
@@ -55,12 +57,24 @@ export const actionMetadata = (
   connector: { key: hook.connectorKey, providerName: hook.providerName },
 });
 
+/** The id of the connection's one account; undefined when it has several (which one is the caller's to say). */
+async function onlyAccount(services: Services, actor: Actor, connectorKey: string): Promise<string | undefined> {
+  const connector = connectorKey ? await findConnector(services.db, actor.userId, connectorKey) : undefined;
+  return connector?.accounts.length === 1 ? connector.accounts[0]?.id : undefined;
+}
+
 export async function createHook(services: Services, actor: Actor, input: HookInput): Promise<HookView> {
-  const parsed = hookCreateSchema.safeParse({ ...input, name: input.name ?? undefined, isTest: input.isTest ?? false });
+  const accountId = input.accountId ?? (await onlyAccount(services, actor, input.connectorKey));
+  const parsed = hookCreateSchema.safeParse({
+    ...input,
+    accountId,
+    name: input.name ?? undefined,
+    isTest: input.isTest ?? false,
+  });
   if (!parsed.success) throw validation(parsed.error.issues);
-  const { connectorKey, accountId, isTest } = parsed.data;
+  const { connectorKey, isTest } = parsed.data;
   const connector = await requireConnector(services, actor.userId, connectorKey);
-  if (!holdsAccount(connector, accountId)) {
+  if (!holdsAccount(connector, parsed.data.accountId)) {
     throw new AppError('VALIDATION', 'Account not found on this connector', { field: 'accountId' });
   }
   const name = parsed.data.name || DEFAULT_NAME;
@@ -70,7 +84,7 @@ export async function createHook(services: Services, actor: Actor, input: HookIn
       shortKey: newShortKey(),
       userId: actor.userId,
       connectorId: connector.id,
-      accountId,
+      accountId: parsed.data.accountId,
       name,
       isTest,
     };

@@ -113,6 +113,21 @@ describe('legacy consent and registration', () => {
     expect(await verifyBearer(server.services, tokens.access_token)).not.toBeNull();
   });
 
+  it("creates the account whatever the length of the names the application gives, cut to SPEC's 32 characters", async () => {
+    const config = await discover(server, app);
+    const email = 'long-names@example.test';
+    const start = await startAuthorization(config, server, { login_hint: email });
+    const lastName = 'Wolfeschlegelsteinhausenbergerdorff';
+    const created = await register(start.jar, {
+      ...Object.fromEntries(start.consentUrl.searchParams),
+      first_name: ' Hubert ',
+      last_name: lastName,
+    });
+    expect(created.status).toBe(200);
+    const user = await findUserByEmail(server.services.db, email);
+    expect(user).toMatchObject({ firstName: 'Hubert', lastName: lastName.slice(0, 32) });
+  });
+
   it('ends the grant of a session opened before the email was proven', async () => {
     const config = await discover(server, app);
     const email = 'granted-early@example.test';

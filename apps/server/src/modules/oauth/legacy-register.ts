@@ -6,7 +6,7 @@
 // asks for the confirmation first: the confirmation link signs in (SPEC §4). A registered email
 // answers the same (its owner is mailed instead, as sign-up does: tellOwner), so this tells
 // nobody who has an account; nobody is signed in before the email is proven either.
-import { emailSchema, GROUP, nameSchema } from '@router/shared';
+import { emailSchema, GROUP, providedName } from '@router/shared';
 import { z } from 'zod';
 import { addressKey } from '../../address-key.ts';
 import { newKey } from '../../crypto/random.ts';
@@ -25,8 +25,9 @@ const legacyRegisterSchema = z.object({
   uid: z.string({ error: 'uid: Required' }).min(1, 'uid: Required').max(100),
   client_id: z.string().max(100).optional(),
   email: emailSchema,
-  first_name: nameSchema,
-  last_name: nameSchema,
+  // The application's words, not the user's typing: a name too long is cut, never a refusal.
+  first_name: z.unknown().transform(providedName).optional(),
+  last_name: z.unknown().transform(providedName).optional(),
 });
 
 export const EMAIL_NOT_NAMED = 'This is not the email the application asked for';

@@ -8,12 +8,13 @@
 // Each change (on, off, new recovery codes) is mailed to the account's address. Turning it on ends
 // the user's other sign-in sessions (opened without it).
 import { timingSafeEqual } from 'node:crypto';
+import { passcodeSchema } from '@router/shared';
 import { deleteRecoveryCodes } from '../../db/repositories/recovery-code.repository.ts';
 import { activatePasscode, findUserById, setPasscode, type UserRow } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../graphql/context.ts';
 import type { Caller } from '../auth/caller.ts';
-import { requireOwner, requireViewer } from '../auth/caller.ts';
+import { parseInput, requireOwner, requireViewer } from '../auth/caller.ts';
 import { sendSecondFactorNotice } from '../auth/email-links.ts';
 import { newPasscodeSecret, openPendingSecret, sealPasscodeSecret, totp, verifyPasscode } from '../auth/passcode.ts';
 import { currentRecoveryCodes, issueRecoveryCodes, recoveryCodesLeft } from '../auth/recovery-codes.ts';
@@ -116,7 +117,8 @@ export async function updatePasscode(
   if (!pending || !sameSecret(pending, input.secret.trim())) {
     throw new AppError('VALIDATION', 'This code setup is outdated, please reload the page', { field: 'secret' });
   }
-  await verifyPasscode(services, user, passcode, pending);
+  // SPEC §5: the code is required and has 6 characters, said so (as at sign-in) before an attempt counts.
+  await verifyPasscode(services, user, parseInput(passcodeSchema, passcode, 'passcode'), pending);
   // The step just used stays burnt, so the enrollment code cannot be replayed at sign-in.
   const activeAt = new Date();
   // Activated only if still pending with this very secret, with its codes in one transaction: of

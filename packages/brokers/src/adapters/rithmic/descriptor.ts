@@ -13,7 +13,7 @@ export const rithmicDescriptor: BrokerDescriptor = {
   name: 'rithmic',
   title: RITHMIC_TITLE,
   status: 'beta',
-  scale: 1,
+  scale: 1.1,
   baseUrl: RITHMIC_TEST_GATEWAY,
   has: {
     previewOrder: false,
