@@ -145,7 +145,9 @@ describe('second factor', () => {
     const off = await gql(t.app, UPDATE, { secret: '', passcode: totpCode(secret, 1) }, bearer(token));
     expect(off.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
     await t.services.identity.limiter.reset(`passcode:${(await userId(email)) ?? 0}`, RULES.passcodeFailures);
-    const offNow = await gql(t.app, UPDATE, { secret: '', passcode: '' }, bearer(token));
+    const blank = await gql(t.app, UPDATE, { secret: '', passcode: '' }, bearer(token));
+    expect(blank.errors?.[0]?.message).toBe('Required');
+    const offNow = await gql(t.app, UPDATE, { secret: '', passcode: '123456' }, bearer(token));
     expect(offNow.errors?.[0]?.message).toBe('The verification code is not valid');
   });
 
