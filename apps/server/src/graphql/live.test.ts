@@ -3,7 +3,7 @@
 // never another user's; a change to a webhook sends 'hook'; closing the server ends the streams.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateAsUserId, startTestApp, type TestApp } from '../../test/app.ts';
+import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../test/identity.ts';
 import { eventually, postSignal, setupTrader } from '../../test/signal-fixtures.ts';
 import { recordAction } from '../db/repositories/action.repository.ts';
@@ -30,15 +30,17 @@ async function subscribe(headers: Record<string, string>, at = base) {
   const decoder = new TextDecoder();
   let buffer = '';
   const kinds: string[] = [];
+  const ats: number[] = [];
   async function next(): Promise<string | null> {
     for (;;) {
       const match = /data: (.*)\n/.exec(buffer);
       if (match) {
         buffer = buffer.slice((match.index ?? 0) + match[0].length);
-        const kind = (JSON.parse(match[1] ?? '{}') as { data?: { live?: { kind: string } } }).data?.live?.kind;
-        if (kind) {
-          kinds.push(kind);
-          return kind;
+        const live = (JSON.parse(match[1] ?? '{}') as { data?: { live?: { kind: string; at: number } } }).data?.live;
+        if (live) {
+          kinds.push(live.kind);
+          ats.push(live.at);
+          return live.kind;
         }
         continue;
       }
@@ -47,7 +49,7 @@ async function subscribe(headers: Record<string, string>, at = base) {
       buffer += decoder.decode(value, { stream: true });
     }
   }
-  return { next, kinds };
+  return { next, kinds, ats };
 }
 
 describe('live subscription', () => {
@@ -151,6 +153,97 @@ describe('live subscription of a session that ends', () => {
       expect(live.kinds).toEqual(['ready', 'activity']);
     } finally {
       await real.close();
+    }
+  });
+});
+
+describe('live subscription of an instance not listening yet', () => {
+  it("says 'ready' only once its instance listens: a screen reloading on it misses nothing", async () => {
+    const fresh = await startTestApp({ authenticate: authenticateAsUserId });
+    try {
+      await fresh.app.listen({ port: 0, host: '127.0.0.1' });
+      const at = `http://127.0.0.1:${(fresh.app.server.address() as AddressInfo).port}`;
+      const user = await insertTestUser(fresh.services, 'live-first@example.com');
+      // The first stream opens the instance's listening connection (pool.connect() with no
+      // callback; queries pass one): it waits, as a slow connection after a restart would.
+      const pool = fresh.services.db.$client;
+      const connect = pool.connect.bind(pool);
+      let asked = () => {};
+      const hubAsked = new Promise<void>((resolve) => {
+        asked = resolve;
+      });
+      let open = () => {};
+      const gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      pool.connect = ((callback?: Parameters<typeof connect>[0]) => {
+        if (callback) return connect(callback);
+        asked();
+        return gate.then(() => connect());
+      }) as typeof pool.connect;
+      const live = await subscribe(user.headers, at);
+      const ready = live.next();
+      await hubAsked;
+      pool.connect = connect;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      // A change while the instance does not listen: its notification is lost.
+      await recordAction(fresh.services.db, { userId: user.id, code: 'Signin', address: null });
+      const committed = Date.now();
+      open();
+      expect(await ready).toBe('ready');
+      // 'ready' (the screens reload) came after it, so the screens show it.
+      expect(live.ats[0]).toBeGreaterThanOrEqual(committed);
+      // And a change after 'ready' is told.
+      await recordAction(fresh.services.db, { userId: user.id, code: 'Signin', address: null });
+      expect(await live.next()).toBe('activity');
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+const CHANGE_PASSWORD = `mutation($password: String!, $newPassword: String!, $newPassword2: String!) {
+  userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)
+}`;
+const NEW_PASSWORD = 'Harbor-Velvet-Orchid-77?';
+
+describe('live subscription of a session ended on another instance', () => {
+  it('ends at once, with no event to tell, when signed out or after a password change', async () => {
+    const one = await startTestApp();
+    const two = await startTestApp({ database: one.database });
+    try {
+      await two.app.listen({ port: 0, host: '127.0.0.1' });
+      const at = `http://127.0.0.1:${(two.app.server.address() as AddressInfo).port}`;
+      const user = await confirmedUser(one, 'live-revoked@example.com');
+      const signin = async () =>
+        (
+          await gql<{ signin: { token: string } }>(one.app, SIGNIN, {
+            type: 'password',
+            credentials: { email: 'live-revoked@example.com', password: STRONG_PASSWORD },
+          })
+        ).data?.signin.token ?? '';
+      const [out, changedAway] = [await signin(), await signin()];
+      const signedOut = await subscribe(bearer(out), at);
+      const reset = await subscribe(bearer(changedAway), at);
+      const kept = await subscribe(bearer(user.token), at);
+      for (const live of [signedOut, reset, kept]) expect(await live.next()).toBe('ready');
+
+      // Signed out through instance one: instance two's stream ends, though nothing else happens.
+      expect((await gql(one.app, 'mutation { signout }', {}, bearer(out))).data).toEqual({ signout: true });
+      expect(await signedOut.next()).toBeNull();
+      expect(signedOut.kinds).toEqual(['ready']);
+
+      // The password changed (through one, by the kept session): the user's other sessions end.
+      const password = { password: STRONG_PASSWORD, newPassword: NEW_PASSWORD, newPassword2: NEW_PASSWORD };
+      expect((await gql(one.app, CHANGE_PASSWORD, password, bearer(user.token))).errors).toBeUndefined();
+      expect(await reset.next()).toBeNull();
+      expect(reset.kinds).toEqual(['ready']);
+      // The session that changed it keeps its stream.
+      await recordAction(one.services.db, { userId: user.id, code: 'Signin', address: null });
+      expect(await kept.next()).toBe('activity');
+    } finally {
+      await two.close();
+      await one.close();
     }
   });
 });

@@ -1,7 +1,8 @@
 // The `live` subscription (issue #21): tells a signed-in screen when to look again. Served over
 // Server-Sent Events by GraphQL Yoga (Accept: text/event-stream). Its first event is 'ready'.
 // Before each later event the caller is authenticated again: a stream whose session was signed
-// out, reset or revoked (or whose proxy ended, or whose user lost the customer bit) ends instead.
+// out, reset or revoked (or whose proxy ended, or whose user lost the customer bit) ends instead;
+// a session_changed notification has the streams it may concern check at once, event or not.
 import { GROUP } from '@router/shared';
 import { Repeater } from 'graphql-yoga';
 import type { LiveEvent } from '../modules/live/hub.ts';
@@ -39,16 +40,23 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, _args, ctx) => {
       const viewer = requireViewer(ctx);
       return new Repeater<LiveEvent>(async (push, stop) => {
-        await push({ kind: 'ready', at: Date.now() });
-        // Checked one event after another, so events keep their order.
+        // Checked one after another, so events keep their order; `undefined` only checks.
         let checked = Promise.resolve();
-        const event = (next: LiveEvent) => {
+        const next = (event?: LiveEvent) => {
           checked = checked.then(async () => {
-            if (await stillViewer(ctx, viewer)) void push(next);
-            else stop();
+            if (!(await stillViewer(ctx, viewer))) stop();
+            else if (event) void push(event);
           });
         };
-        const unsubscribe = ctx.live.subscribe(viewer.userId, { event, end: () => stop() });
+        const { listening, unsubscribe } = ctx.live.subscribe(viewer.userId, {
+          event: next,
+          check: () => next(),
+          end: () => stop(),
+        });
+        // 'ready' once the instance listens: a screen reloading on it misses nothing after it.
+        checked = listening.then(async () => {
+          await push({ kind: 'ready', at: Date.now() });
+        });
         await stop;
         unsubscribe();
       });
