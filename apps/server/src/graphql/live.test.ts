@@ -114,6 +114,21 @@ describe('live subscription', () => {
     expect(await live.next()).toBe('activity');
   });
 
+  it('tells a burst of changes as one event of each kind, not one reload per change', async () => {
+    const a = await setupTrader(t, 'live-burst@example.com');
+    const live = await subscribe(a.headers);
+    expect(await live.next()).toBe('ready');
+    // 1,500 changes at once (distinct payloads, so PostgreSQL does not fold them), then a webhook's.
+    await t.services.db.$client.query(
+      `select pg_notify('activity_added', $1 || ',' || -i) from generate_series(1, 1500) i`,
+      [String(a.userId)],
+    );
+    await t.services.db.$client.query(`select pg_notify('hook_changed', $1)`, [a.shortKey]);
+    // An event says only "look again": the screen reloads once or twice, not 1,500 times.
+    while ((await live.next()) !== 'hook') expect(live.kinds.length).toBeLessThan(6);
+    expect(new Set(live.kinds)).toEqual(new Set(['ready', 'activity', 'hook']));
+  });
+
   it('refuses an anonymous caller', async () => {
     const response = await fetch(`${base}/graphql`, {
       method: 'POST',

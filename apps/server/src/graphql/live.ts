@@ -5,7 +5,7 @@
 // a session_changed notification has the streams it may concern check at once, event or not.
 import { GROUP } from '@router/shared';
 import { Repeater } from 'graphql-yoga';
-import type { LiveEvent } from '../modules/live/hub.ts';
+import type { LiveEvent, LiveKind } from '../modules/live/hub.ts';
 import { builder } from './builder.ts';
 import type { GraphQLContext, Viewer } from './context.ts';
 import { requireViewer } from './guards.ts';
@@ -40,22 +40,45 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, _args, ctx) => {
       const viewer = requireViewer(ctx);
       return new Repeater<LiveEvent>(async (push, stop) => {
-        // Checked one after another, so events keep their order; `undefined` only checks.
-        let checked = Promise.resolve();
-        const next = (event?: LiveEvent) => {
-          checked = checked.then(async () => {
-            if (!(await stillViewer(ctx, viewer))) stop();
-            else if (event) void push(event);
-          });
+        // An event says only "look again": kinds told while the caller is being checked (or the
+        // screen has not taken the last one) wait once each, so a burst of changes costs one check
+        // and one reload, not one per change. Checked one after another, events keep their order.
+        const waiting = new Map<LiveKind, LiveEvent>();
+        let recheck = false;
+        let running = true; // until 'ready' is sent
+        const drain = async () => {
+          if (running) return;
+          running = true;
+          try {
+            while (recheck || waiting.size > 0) {
+              recheck = false;
+              if (!(await stillViewer(ctx, viewer))) return void stop();
+              const [first] = waiting.values();
+              if (first) {
+                waiting.delete(first.kind);
+                await push(first);
+              }
+            }
+          } finally {
+            running = false;
+          }
         };
         const { listening, unsubscribe } = ctx.live.subscribe(viewer.userId, {
-          event: next,
-          check: () => next(),
+          event: (event) => {
+            waiting.set(event.kind, event);
+            void drain();
+          },
+          check: () => {
+            recheck = true;
+            void drain();
+          },
           end: () => stop(),
         });
         // 'ready' once the instance listens: a screen reloading on it misses nothing after it.
-        checked = listening.then(async () => {
+        void listening.then(async () => {
           await push({ kind: 'ready', at: Date.now() });
+          running = false;
+          await drain();
         });
         await stop;
         unsubscribe();
