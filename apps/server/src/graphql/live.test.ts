@@ -262,3 +262,41 @@ describe('live subscription of a session ended on another instance', () => {
     }
   });
 });
+
+describe('live subscription while the server closes', () => {
+  it('ends a stream that subscribes once the streams were ended, so the server closes', async () => {
+    let hold = false;
+    let arrived = () => {};
+    const authenticating = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let go = () => {};
+    const gate = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const closing = await startTestApp({
+      authenticate: async (...args) => {
+        if (hold) {
+          arrived();
+          await gate;
+        }
+        return authenticateAsUserId(...args);
+      },
+    });
+    await closing.app.listen({ port: 0, host: '127.0.0.1' });
+    const at = `http://127.0.0.1:${(closing.app.server.address() as AddressInfo).port}`;
+    const user = await insertTestUser(closing.services, 'live-closing@example.com');
+    // A stream's request is being authenticated when the server starts closing (a deploy).
+    hold = true;
+    const live = subscribe(user.headers, at);
+    await authenticating;
+    hold = false;
+    const closed = closing.close();
+    // The open streams were ended (preClose) before this one subscribes.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    go();
+    // It ends at once rather than holding the server open (and a listening connection) for good.
+    expect(await (await live).next()).toBeNull();
+    await closed;
+  });
+});

@@ -32,6 +32,8 @@ export class LiveHub {
   readonly #services: Services;
   readonly #log: Logger;
   #listener: ChannelListener | undefined;
+  /** The server closes: a stream subscribing now (its request began before) ends at once. */
+  #closed = false;
   /** The first attempt to listen is over: a later (re)connection may have missed events. */
   #tried = false;
 
@@ -46,6 +48,10 @@ export class LiveHub {
    * does): only then may the stream say 'ready', since a change before it would go untold.
    */
   subscribe(userId: number, subscriber: Subscriber): { listening: Promise<void>; unsubscribe: () => void } {
+    if (this.#closed) {
+      subscriber.end();
+      return { listening: Promise.resolve(), unsubscribe: () => {} };
+    }
     const listening = this.#listen();
     const set = this.#subscribers.get(userId) ?? new Set<Subscriber>();
     this.#subscribers.set(userId, set);
@@ -73,8 +79,12 @@ export class LiveHub {
     for (const set of sets) for (const subscriber of set ?? []) subscriber.check();
   }
 
-  /** Ends every stream (before the server closes: open streams would hold it) and stops listening. */
+  /**
+   * Ends every stream (before the server closes: open streams would hold it) and stops listening;
+   * a stream subscribing later (its request was under way) ends at once, opening no connection.
+   */
   async close(): Promise<void> {
+    this.#closed = true;
     for (const set of this.#subscribers.values()) for (const subscriber of set) subscriber.end();
     this.#subscribers.clear();
     const listener = this.#listener;
