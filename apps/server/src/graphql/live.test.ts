@@ -3,6 +3,7 @@
 // never another user's; a change to a webhook sends 'hook'; closing the server ends the streams.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROXY_END, PROXY_START } from '../../test/admin-fixtures.ts';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../test/identity.ts';
 import { eventually, postSignal, setupTrader } from '../../test/signal-fixtures.ts';
@@ -298,5 +299,32 @@ describe('live subscription while the server closes', () => {
     // It ends at once rather than holding the server open (and a listening connection) for good.
     expect(await (await live).next()).toBeNull();
     await closed;
+  });
+});
+
+describe('live subscription of an administrator acting as a user', () => {
+  it('ends at once when the proxy ends; the user keeps their own stream', async () => {
+    const real = await startTestApp();
+    try {
+      await real.app.listen({ port: 0, host: '127.0.0.1' });
+      const at = `http://127.0.0.1:${(real.app.server.address() as AddressInfo).port}`;
+      const admin = await confirmedUser(real, 'live-admin@example.test'); // the first: administrator
+      const bob = await confirmedUser(real, 'live-bob@example.test');
+      const started = await gql(real.app, PROXY_START, { email: 'live-bob@example.test' }, bearer(admin.token));
+      expect(started.data).toEqual({ adminProxyStart: 'live-bob@example.test' });
+      const proxied = await subscribe(bearer(admin.token, { 'x-user': 'live-bob@example.test' }), at);
+      const own = await subscribe(bearer(bob.token), at);
+      expect(await proxied.next()).toBe('ready');
+      expect(await own.next()).toBe('ready');
+
+      const ended = await gql(real.app, PROXY_END, { email: 'live-bob@example.test' }, bearer(admin.token));
+      expect(ended.data).toEqual({ adminProxyEnd: true });
+      expect(await proxied.next()).toBeNull();
+      expect(proxied.kinds).toEqual(['ready']);
+      await recordAction(real.services.db, { userId: bob.id, code: 'Signin', address: null });
+      expect(await own.next()).toBe('activity');
+    } finally {
+      await real.close();
+    }
   });
 });
