@@ -223,6 +223,33 @@ const CHANGE_PASSWORD = `mutation($password: String!, $newPassword: String!, $ne
 }`;
 const NEW_PASSWORD = 'Harbor-Velvet-Orchid-77?';
 
+describe('live subscription of an instance whose first attempt to listen fails', () => {
+  it("says 'ready', then 'resync' once the instance listens: what happened between is reloaded", async () => {
+    const fresh = await startTestApp({ authenticate: authenticateAsUserId });
+    try {
+      await fresh.app.listen({ port: 0, host: '127.0.0.1' });
+      const at = `http://127.0.0.1:${(fresh.app.server.address() as AddressInfo).port}`;
+      const user = await insertTestUser(fresh.services, 'live-retry@example.com');
+      // The listening connection fails once, as while the database restarts; the listener tries
+      // again. (Other work takes connections too: only the listener's attempt fails.)
+      const pool = fresh.services.db.$client;
+      const connect = pool.connect.bind(pool);
+      pool.connect = ((callback?: Parameters<typeof connect>[0]) => {
+        if (callback || !new Error().stack?.includes('listen.ts')) return callback ? connect(callback) : connect();
+        pool.connect = connect;
+        return Promise.reject(new Error('the database is starting up'));
+      }) as typeof pool.connect;
+      const live = await subscribe(user.headers, at);
+      expect(await live.next()).toBe('ready');
+      expect(await live.next()).toBe('resync');
+      await recordAction(fresh.services.db, { userId: user.id, code: 'Signin', address: null });
+      expect(await live.next()).toBe('activity');
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('live subscription of a session ended on another instance', () => {
   it('ends at once, with no event to tell, when signed out or after a password change', async () => {
     const one = await startTestApp();
