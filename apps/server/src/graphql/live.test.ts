@@ -3,7 +3,8 @@
 // never another user's; a change to a webhook sends 'hook'; closing the server ends the streams.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateAsUserId, startTestApp, type TestApp } from '../../test/app.ts';
+import { PROXY_END, PROXY_START } from '../../test/admin-fixtures.ts';
+import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../test/identity.ts';
 import { eventually, postSignal, setupTrader } from '../../test/signal-fixtures.ts';
 import { recordAction } from '../db/repositories/action.repository.ts';
@@ -30,15 +31,17 @@ async function subscribe(headers: Record<string, string>, at = base) {
   const decoder = new TextDecoder();
   let buffer = '';
   const kinds: string[] = [];
+  const ats: number[] = [];
   async function next(): Promise<string | null> {
     for (;;) {
       const match = /data: (.*)\n/.exec(buffer);
       if (match) {
         buffer = buffer.slice((match.index ?? 0) + match[0].length);
-        const kind = (JSON.parse(match[1] ?? '{}') as { data?: { live?: { kind: string } } }).data?.live?.kind;
-        if (kind) {
-          kinds.push(kind);
-          return kind;
+        const live = (JSON.parse(match[1] ?? '{}') as { data?: { live?: { kind: string; at: number } } }).data?.live;
+        if (live) {
+          kinds.push(live.kind);
+          ats.push(live.at);
+          return live.kind;
         }
         continue;
       }
@@ -47,7 +50,7 @@ async function subscribe(headers: Record<string, string>, at = base) {
       buffer += decoder.decode(value, { stream: true });
     }
   }
-  return { next, kinds };
+  return { next, kinds, ats };
 }
 
 describe('live subscription', () => {
@@ -112,6 +115,21 @@ describe('live subscription', () => {
     expect(await live.next()).toBe('activity');
   });
 
+  it('tells a burst of changes as one event of each kind, not one reload per change', async () => {
+    const a = await setupTrader(t, 'live-burst@example.com');
+    const live = await subscribe(a.headers);
+    expect(await live.next()).toBe('ready');
+    // 1,500 changes at once (distinct payloads, so PostgreSQL does not fold them), then a webhook's.
+    await t.services.db.$client.query(
+      `select pg_notify('activity_added', $1 || ',' || -i) from generate_series(1, 1500) i`,
+      [String(a.userId)],
+    );
+    await t.services.db.$client.query(`select pg_notify('hook_changed', $1)`, [a.shortKey]);
+    // An event says only "look again": the screen reloads once or twice, not 1,500 times.
+    while ((await live.next()) !== 'hook') expect(live.kinds.length).toBeLessThan(6);
+    expect(new Set(live.kinds)).toEqual(new Set(['ready', 'activity', 'hook']));
+  });
+
   it('refuses an anonymous caller', async () => {
     const response = await fetch(`${base}/graphql`, {
       method: 'POST',
@@ -149,6 +167,189 @@ describe('live subscription of a session that ends', () => {
       // The signed-out stream tells nothing more: it ends.
       expect(await live.next()).toBeNull();
       expect(live.kinds).toEqual(['ready', 'activity']);
+    } finally {
+      await real.close();
+    }
+  });
+});
+
+describe('live subscription of an instance not listening yet', () => {
+  it("says 'ready' only once its instance listens: a screen reloading on it misses nothing", async () => {
+    const fresh = await startTestApp({ authenticate: authenticateAsUserId });
+    try {
+      await fresh.app.listen({ port: 0, host: '127.0.0.1' });
+      const at = `http://127.0.0.1:${(fresh.app.server.address() as AddressInfo).port}`;
+      const user = await insertTestUser(fresh.services, 'live-first@example.com');
+      // The first stream opens the instance's listening connection (pool.connect() with no
+      // callback; queries pass one): it waits, as a slow connection after a restart would.
+      const pool = fresh.services.db.$client;
+      const connect = pool.connect.bind(pool);
+      let asked = () => {};
+      const hubAsked = new Promise<void>((resolve) => {
+        asked = resolve;
+      });
+      let open = () => {};
+      const gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      pool.connect = ((callback?: Parameters<typeof connect>[0]) => {
+        if (callback) return connect(callback);
+        asked();
+        return gate.then(() => connect());
+      }) as typeof pool.connect;
+      const live = await subscribe(user.headers, at);
+      const ready = live.next();
+      await hubAsked;
+      pool.connect = connect;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      // A change while the instance does not listen: its notification is lost.
+      await recordAction(fresh.services.db, { userId: user.id, code: 'Signin', address: null });
+      const committed = Date.now();
+      open();
+      expect(await ready).toBe('ready');
+      // 'ready' (the screens reload) came after it, so the screens show it.
+      expect(live.ats[0]).toBeGreaterThanOrEqual(committed);
+      // And a change after 'ready' is told.
+      await recordAction(fresh.services.db, { userId: user.id, code: 'Signin', address: null });
+      expect(await live.next()).toBe('activity');
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+const CHANGE_PASSWORD = `mutation($password: String!, $newPassword: String!, $newPassword2: String!) {
+  userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)
+}`;
+const NEW_PASSWORD = 'Harbor-Velvet-Orchid-77?';
+
+describe('live subscription of an instance whose first attempt to listen fails', () => {
+  it("says 'ready', then 'resync' once the instance listens: what happened between is reloaded", async () => {
+    const fresh = await startTestApp({ authenticate: authenticateAsUserId });
+    try {
+      await fresh.app.listen({ port: 0, host: '127.0.0.1' });
+      const at = `http://127.0.0.1:${(fresh.app.server.address() as AddressInfo).port}`;
+      const user = await insertTestUser(fresh.services, 'live-retry@example.com');
+      // The listening connection fails once, as while the database restarts; the listener tries
+      // again. (Other work takes connections too: only the listener's attempt fails.)
+      const pool = fresh.services.db.$client;
+      const connect = pool.connect.bind(pool);
+      pool.connect = ((callback?: Parameters<typeof connect>[0]) => {
+        if (callback || !new Error().stack?.includes('listen.ts')) return callback ? connect(callback) : connect();
+        pool.connect = connect;
+        return Promise.reject(new Error('the database is starting up'));
+      }) as typeof pool.connect;
+      const live = await subscribe(user.headers, at);
+      expect(await live.next()).toBe('ready');
+      expect(await live.next()).toBe('resync');
+      await recordAction(fresh.services.db, { userId: user.id, code: 'Signin', address: null });
+      expect(await live.next()).toBe('activity');
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('live subscription of a session ended on another instance', () => {
+  it('ends at once, with no event to tell, when signed out or after a password change', async () => {
+    const one = await startTestApp();
+    const two = await startTestApp({ database: one.database });
+    try {
+      await two.app.listen({ port: 0, host: '127.0.0.1' });
+      const at = `http://127.0.0.1:${(two.app.server.address() as AddressInfo).port}`;
+      const user = await confirmedUser(one, 'live-revoked@example.com');
+      const signin = async () =>
+        (
+          await gql<{ signin: { token: string } }>(one.app, SIGNIN, {
+            type: 'password',
+            credentials: { email: 'live-revoked@example.com', password: STRONG_PASSWORD },
+          })
+        ).data?.signin.token ?? '';
+      const [out, changedAway] = [await signin(), await signin()];
+      const signedOut = await subscribe(bearer(out), at);
+      const reset = await subscribe(bearer(changedAway), at);
+      const kept = await subscribe(bearer(user.token), at);
+      for (const live of [signedOut, reset, kept]) expect(await live.next()).toBe('ready');
+
+      // Signed out through instance one: instance two's stream ends, though nothing else happens.
+      expect((await gql(one.app, 'mutation { signout }', {}, bearer(out))).data).toEqual({ signout: true });
+      expect(await signedOut.next()).toBeNull();
+      expect(signedOut.kinds).toEqual(['ready']);
+
+      // The password changed (through one, by the kept session): the user's other sessions end.
+      const password = { password: STRONG_PASSWORD, newPassword: NEW_PASSWORD, newPassword2: NEW_PASSWORD };
+      expect((await gql(one.app, CHANGE_PASSWORD, password, bearer(user.token))).errors).toBeUndefined();
+      expect(await reset.next()).toBeNull();
+      expect(reset.kinds).toEqual(['ready']);
+      // The session that changed it keeps its stream.
+      await recordAction(one.services.db, { userId: user.id, code: 'Signin', address: null });
+      expect(await kept.next()).toBe('activity');
+    } finally {
+      await two.close();
+      await one.close();
+    }
+  });
+});
+
+describe('live subscription while the server closes', () => {
+  it('ends a stream that subscribes once the streams were ended, so the server closes', async () => {
+    let hold = false;
+    let arrived = () => {};
+    const authenticating = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let go = () => {};
+    const gate = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const closing = await startTestApp({
+      authenticate: async (...args) => {
+        if (hold) {
+          arrived();
+          await gate;
+        }
+        return authenticateAsUserId(...args);
+      },
+    });
+    await closing.app.listen({ port: 0, host: '127.0.0.1' });
+    const at = `http://127.0.0.1:${(closing.app.server.address() as AddressInfo).port}`;
+    const user = await insertTestUser(closing.services, 'live-closing@example.com');
+    // A stream's request is being authenticated when the server starts closing (a deploy).
+    hold = true;
+    const live = subscribe(user.headers, at);
+    await authenticating;
+    hold = false;
+    const closed = closing.close();
+    // The open streams were ended (preClose) before this one subscribes.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    go();
+    // It ends at once rather than holding the server open (and a listening connection) for good.
+    expect(await (await live).next()).toBeNull();
+    await closed;
+  });
+});
+
+describe('live subscription of an administrator acting as a user', () => {
+  it('ends at once when the proxy ends; the user keeps their own stream', async () => {
+    const real = await startTestApp();
+    try {
+      await real.app.listen({ port: 0, host: '127.0.0.1' });
+      const at = `http://127.0.0.1:${(real.app.server.address() as AddressInfo).port}`;
+      const admin = await confirmedUser(real, 'live-admin@example.test'); // the first: administrator
+      const bob = await confirmedUser(real, 'live-bob@example.test');
+      const started = await gql(real.app, PROXY_START, { email: 'live-bob@example.test' }, bearer(admin.token));
+      expect(started.data).toEqual({ adminProxyStart: 'live-bob@example.test' });
+      const proxied = await subscribe(bearer(admin.token, { 'x-user': 'live-bob@example.test' }), at);
+      const own = await subscribe(bearer(bob.token), at);
+      expect(await proxied.next()).toBe('ready');
+      expect(await own.next()).toBe('ready');
+
+      const ended = await gql(real.app, PROXY_END, { email: 'live-bob@example.test' }, bearer(admin.token));
+      expect(ended.data).toEqual({ adminProxyEnd: true });
+      expect(await proxied.next()).toBeNull();
+      expect(proxied.kinds).toEqual(['ready']);
+      await recordAction(real.services.db, { userId: bob.id, code: 'Signin', address: null });
+      expect(await own.next()).toBe('activity');
     } finally {
       await real.close();
     }

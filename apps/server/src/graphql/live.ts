@@ -1,10 +1,11 @@
 // The `live` subscription (issue #21): tells a signed-in screen when to look again. Served over
 // Server-Sent Events by GraphQL Yoga (Accept: text/event-stream). Its first event is 'ready'.
 // Before each later event the caller is authenticated again: a stream whose session was signed
-// out, reset or revoked (or whose proxy ended, or whose user lost the customer bit) ends instead.
+// out, reset or revoked (or whose proxy ended, or whose user lost the customer bit) ends instead;
+// a session_changed notification has the streams it may concern check at once, event or not.
 import { GROUP } from '@router/shared';
 import { Repeater } from 'graphql-yoga';
-import type { LiveEvent } from '../modules/live/hub.ts';
+import type { LiveEvent, LiveKind } from '../modules/live/hub.ts';
 import { builder } from './builder.ts';
 import type { GraphQLContext, Viewer } from './context.ts';
 import { requireViewer } from './guards.ts';
@@ -39,16 +40,46 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, _args, ctx) => {
       const viewer = requireViewer(ctx);
       return new Repeater<LiveEvent>(async (push, stop) => {
-        await push({ kind: 'ready', at: Date.now() });
-        // Checked one event after another, so events keep their order.
-        let checked = Promise.resolve();
-        const event = (next: LiveEvent) => {
-          checked = checked.then(async () => {
-            if (await stillViewer(ctx, viewer)) void push(next);
-            else stop();
-          });
+        // An event says only "look again": kinds told while the caller is being checked (or the
+        // screen has not taken the last one) wait once each, so a burst of changes costs one check
+        // and one reload, not one per change. Checked one after another, events keep their order.
+        const waiting = new Map<LiveKind, LiveEvent>();
+        let recheck = false;
+        let running = true; // until 'ready' is sent
+        const drain = async () => {
+          if (running) return;
+          running = true;
+          try {
+            while (recheck || waiting.size > 0) {
+              recheck = false;
+              if (!(await stillViewer(ctx, viewer))) return void stop();
+              const [first] = waiting.values();
+              if (first) {
+                waiting.delete(first.kind);
+                await push(first);
+              }
+            }
+          } finally {
+            running = false;
+          }
         };
-        const unsubscribe = ctx.live.subscribe(viewer.userId, { event, end: () => stop() });
+        const { listening, unsubscribe } = ctx.live.subscribe(viewer.userId, {
+          event: (event) => {
+            waiting.set(event.kind, event);
+            void drain();
+          },
+          check: () => {
+            recheck = true;
+            void drain();
+          },
+          end: () => stop(),
+        });
+        // 'ready' once the instance listens: a screen reloading on it misses nothing after it.
+        void listening.then(async () => {
+          await push({ kind: 'ready', at: Date.now() });
+          running = false;
+          await drain();
+        });
         await stop;
         unsubscribe();
       });

@@ -1,11 +1,13 @@
 // Proxy mode (SPEC §2 Admin, §6): the web app keeps the proxied email (session storage) and sends
 // it as X-User. Applying it asks the server first, which checks the user and records 'proxy on'
-// (X-User is honoured only after it, in the same sign-in session); the reset records 'proxy off'.
+// (X-User is honoured only after it, in the same sign-in session); the reset records 'proxy off'
+// and tells session_changed, so a live stream acting as the user ends at once.
 // Requests while proxied: modules/auth/authenticate.ts.
 import { AUDIT_ACTIONS, adminProxySchema } from '@router/shared';
 import { openProxyTargets } from '../../db/repositories/admin-audit.repository.ts';
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { parseInput } from '../auth/caller.ts';
+import { userSessionsChanged } from '../auth/session-changes.ts';
 import { recordAudit } from './audit.ts';
 import { type AdminCaller, requireAdmin } from './guard.ts';
 import { confirmedUserByEmail } from './target-user.ts';
@@ -21,6 +23,7 @@ export async function startProxy(caller: AdminCaller, email: string): Promise<st
     // 'proxy off' is recorded, or the log would show it never ended.
     if (current !== undefined && current !== target.id) {
       await recordAudit(tx, { adminId, targetId: current, action: AUDIT_ACTIONS.proxyOff });
+      await userSessionsChanged(caller.services, current, tx);
     }
     // The sign-in session it is started in: X-User is honoured there only (auth/authenticate.ts).
     const session = caller.viewer?.sessionId;
@@ -52,6 +55,9 @@ export async function endProxy(caller: AdminCaller, email: string): Promise<bool
       targetEmail: input.email,
       action: AUDIT_ACTIONS.proxyOff,
     });
+    // The administrator's live streams as these users end at once (session_changed), event or not.
+    const ended = new Set([...open, ...(target ? [target.id] : [])]);
+    for (const userId of ended) await userSessionsChanged(caller.services, userId, tx);
   });
   return true;
 }

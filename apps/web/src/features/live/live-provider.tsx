@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, use, useEffect, useRef, useState } from 'react';
 import { useClient } from 'urql';
-import { LiveDocument } from './documents.ts';
+import { type LiveMessage, openLiveStream, shareLiveStream } from './live-stream.ts';
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
 
@@ -12,13 +12,11 @@ interface LiveValue {
 
 const LiveContext = createContext<LiveValue>({ status: 'connecting', version: 0 });
 
-/** Waits between attempts after a lost stream: 1 s, doubling, at most 15 s. */
-const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 15_000);
-
 /**
- * Live updates (issue #21): one `live` subscription for the signed-in screens. Each event but the
- * first 'ready' bumps `version`; a lost stream shows 'reconnecting' and subscribes again, and the
- * 'ready' of a reconnection bumps `version` too (changes may have been missed meanwhile).
+ * Live updates (issue #21): one `live` subscription for the signed-in screens, shared by the
+ * browser's tabs (live-stream.ts). Each event but the first 'ready' bumps `version`; a lost stream
+ * shows 'reconnecting' and subscribes again, and the 'ready' of a reconnection (or of another tab
+ * taking the stream over) bumps `version` too (changes may have been missed meanwhile).
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const client = useClient();
@@ -26,40 +24,16 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const everConnected = useRef(false);
 
   useEffect(() => {
-    let attempt = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let subscription: { unsubscribe: () => void } | undefined;
-    let stopped = false;
-
-    const lost = () => {
-      subscription?.unsubscribe();
-      subscription = undefined;
-      if (stopped) return;
-      setValue((v) => ({ ...v, status: 'reconnecting' }));
-      timer = setTimeout(connect, retryDelay(attempt));
-      attempt += 1;
+    const tell = (message: LiveMessage) => {
+      if (message.status === 'reconnecting' || !message.kind) {
+        setValue((v) => ({ ...v, status: message.status }));
+      } else {
+        const bump = message.kind !== 'ready' || everConnected.current;
+        setValue((v) => ({ status: 'live', version: bump ? v.version + 1 : v.version }));
+      }
+      if (message.status === 'live') everConnected.current = true;
     };
-
-    function connect() {
-      if (stopped) return;
-      subscription = client.subscription(LiveDocument, {}).subscribe((result) => {
-        const kind = result.data?.live.kind;
-        if (kind) {
-          attempt = 0;
-          const bump = kind !== 'ready' || everConnected.current;
-          everConnected.current = true;
-          setValue((v) => ({ status: 'live', version: bump ? v.version + 1 : v.version }));
-        }
-        if (result.error || result.hasNext === false) lost();
-      });
-    }
-
-    connect();
-    return () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      subscription?.unsubscribe();
-    };
+    return shareLiveStream((told) => openLiveStream(client, told), tell);
   }, [client]);
 
   return <LiveContext value={value}>{children}</LiveContext>;
