@@ -21,7 +21,7 @@ let session: BrokerSession;
 const accountId = '987654';
 
 beforeAll(async () => {
-  fake = await startTradovateFake();
+  fake = await startTradovateFake({ listedSince: WRITTEN_AT() });
   ctx = { baseUrl: fake.baseUrl };
   session = await broker.connect(ctx, { credentials: FAKE_CREDENTIALS });
 });
