@@ -16,6 +16,7 @@ import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
 import { connectorCreate, connectWithOAuth, createLiveHook, type Trader, trader } from './broker-journey.ts';
 import { gql } from './connector-fixtures.ts';
 import { postSignal, signalRows } from './signal-fixtures.ts';
+import { currentSignal } from './written-at.ts';
 
 const ACCOUNT = 'dBZOKt9xDrtRSAOl4MSiiA';
 let t: TestApp;
@@ -133,7 +134,7 @@ describe('E*TRADE: a live hook per class', () => {
     ],
   ])('%s: previewed, placed once, with our signal id', async (_name, signal, orderType) => {
     const before = fake.placements().length;
-    const answer = await postSignal(t, shortKey, signal);
+    const answer = await postSignal(t, shortKey, currentSignal(signal));
     expect(answer.statusCode, answer.body).toBe(201);
     const { id } = answer.json() as { id: string };
     expect(fake.placements()).toHaveLength(before + 1);

@@ -5,6 +5,7 @@
 // answered with the broker's title; one order-plant session for all of it, logged out when the
 // server stops.
 import { brokerVariables } from '@router/brokers';
+import { currentExample } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FAKE_CREDENTIALS,
@@ -36,23 +37,28 @@ afterAll(async () => {
   await fake?.close();
 });
 
+// Contracts as written (ESH2027…), moved to a month still trading: on the real clock they expire.
+const [ES = '', NQ = '', CL = ''] = ['ESH2027', 'NQH2027', 'CLF2027'].map((symbol) =>
+  currentExample(symbol, Date.now()),
+);
+
 describe('Rithmic: a live hook', () => {
   it.each([
-    ['market buy (filled)', { symbol: 'ESH2027', action: 'buy', quantity: 1 }, { template_id: 312, price_type: 2 }],
+    ['market buy (filled)', { symbol: ES, action: 'buy', quantity: 1 }, { template_id: 312, price_type: 2 }],
     [
       'limit sell, gtc',
-      { symbol: 'NQH2027', action: 'sell', quantity: 2, limit_price: 21000.25 },
+      { symbol: NQ, action: 'sell', quantity: 2, limit_price: 21000.25 },
       { template_id: 312, price_type: 1, duration: 2 },
     ],
     [
       'stop_limit buy on NYMEX',
-      { symbol: 'CLF2027', action: 'buy', quantity: 1, type: 'stop_limit', stop_price: 72, limit_price: 72.1 },
+      { symbol: CL, action: 'buy', quantity: 1, type: 'stop_limit', stop_price: 72, limit_price: 72.1 },
       { template_id: 312, price_type: 3, exchange: 'NYMEX' },
     ],
     [
       'bracket from exit prices',
       {
-        symbol: 'ESH2027',
+        symbol: ES,
         action: 'buy',
         quantity: 1,
         limit_price: 6050,
@@ -99,7 +105,7 @@ describe('Rithmic: a live hook', () => {
   it.each([
     [{ symbol: 'AAPL', class: 'stock', action: 'buy', quantity: 1 }, /^Rithmic: class: stock is not supported/],
     [{ symbol: 'ES2!', action: 'buy', quantity: 1 }, /^Rithmic: only the front month \(ES1!\) is resolved/],
-    [{ symbol: 'ESH2027', action: 'buy', quantity: 60 }, /^Rithmic: Insufficient margin/],
+    [{ symbol: ES, action: 'buy', quantity: 60 }, /^Rithmic: Insufficient margin/],
   ])('%o is refused with the title', async (signal, message) => {
     const answer = await postSignal(t, hook, signal);
     expect(answer.statusCode).toBe(400);

@@ -11,6 +11,7 @@ import { withBrokerSession } from '../src/modules/connectors/index.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
 import { connectWithOAuth, createLiveHook, type Trader, trader } from './broker-journey.ts';
 import { postSignal, signalRows } from './signal-fixtures.ts';
+import { currentSignal } from './written-at.ts';
 
 const APP = { clientId: 'e2e-tasty-app', clientSecret: 'e2e-tasty-secret' };
 let t: TestApp;
@@ -63,7 +64,7 @@ describe('tastytrade: a live hook per class', () => {
     ['bracket', { symbol: 'MSFT', action: 'buy', quantity: 1, take_profit_price: 130, stop_loss_price: 80 }, 'Equity'],
   ])('%s: placed once, with our signal id', async (_name, signal, instrumentType) => {
     const before = fake.submissions().length;
-    const answer = await postSignal(t, shortKey, signal);
+    const answer = await postSignal(t, shortKey, currentSignal(signal));
     expect(answer.statusCode, answer.body).toBe(201);
     const { id } = answer.json() as { id: string };
     expect(fake.submissions()).toHaveLength(before + 1);

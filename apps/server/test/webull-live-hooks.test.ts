@@ -8,6 +8,7 @@ import { startWebullFake, type WebullFake } from '../../../packages/brokers/src/
 import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
 import { connectWithCredentials, createLiveHook, type Trader, trader } from './broker-journey.ts';
 import { postSignal, signalRows } from './signal-fixtures.ts';
+import { currentSignal } from './written-at.ts';
 
 let t: TestApp;
 let fake: WebullFake;
@@ -75,7 +76,7 @@ describe('webull: a live hook per class', () => {
     ['crypto', 'DEMOCRY00001', { symbol: 'BTC/USD', action: 'buy', quantity: 0.01 }, 'US_CRYPTO'],
   ])('%s: placed once, with our signal id', async (_name, account, signal, category) => {
     const before = fake.submissions().length;
-    const answer = await postSignal(t, hooks[account] ?? '', signal);
+    const answer = await postSignal(t, hooks[account] ?? '', currentSignal(signal));
     expect(answer.statusCode, answer.body).toBe(201);
     const { id } = answer.json() as { id: string };
     expect(fake.submissions()).toHaveLength(before + 1);

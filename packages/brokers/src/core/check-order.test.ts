@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { brokerModules } from '../discover.ts';
 import type { BrokerSession } from './broker.ts';
 import { BrokerError } from './errors.ts';
+import { WRITTEN_AT } from './test-clock.ts';
 
 const CASES = [
   {
@@ -61,7 +62,7 @@ describe.each(CASES)('$broker', ({ broker: name, refused, message, valid }) => {
   const broker = module.create();
   const input = (signal: Record<string, unknown>) => ({
     accountId: 'A1',
-    order: normalizeOrderOrThrow(signal, { provider: module.descriptor }),
+    order: normalizeOrderOrThrow(signal, { provider: module.descriptor, now: WRITTEN_AT }),
     clientOrderId: 'sig-check-1',
   });
 

@@ -2,12 +2,18 @@
 // the order language with the broker's descriptor, then the broker's own checks (checkOrder), as
 // apps/server's preview and test hook run them. (The hook test posts paper's to real hooks.)
 import { normalizeOrder, sampleOrders, shownOrders, withCurrentExamples } from '@router/orders';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { brokerModules } from '../discover.ts';
 import { toProvider } from './registry.ts';
 import { isUnavailable } from './unavailable.ts';
 
 const NOW = Date.UTC(2026, 10, 27, 15);
+// A broker's own check reads the real clock (paper refuses an option past its expiry): it sees NOW too.
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
+afterAll(() => vi.useRealTimers());
 const brokers = brokerModules.map((module) => module.create()).filter((broker) => !isUnavailable(broker.descriptor));
 
 describe.each(brokers.map((broker) => [broker.descriptor.name, broker] as const))('%s', (_name, broker) => {

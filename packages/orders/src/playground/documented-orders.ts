@@ -20,7 +20,7 @@ export type DocumentedOrder = [name: string, json: string];
 /** What the page shows outright: the default payload, the available examples, the platform alerts. */
 export function shownOrders(provider: Provider, now = Date.now()): DocumentedOrder[] {
   const examples = ORDER_EXAMPLES.filter((example) => isExampleAvailable(example, provider)).map(
-    (example): DocumentedOrder => [`example ${example.id}`, exampleJson(example, provider)],
+    (example): DocumentedOrder => [`example ${example.id}`, exampleJson(example, provider, now)],
   );
   const alerts = alertMessages(provider).map((message): DocumentedOrder => [`alert ${message.id}`, alertJson(message)]);
   const { examples: symbols = [], examplesClass = [] } = provider.reference.symbol ?? {};

@@ -106,11 +106,26 @@ describe('documentation examples', () => {
       '%last_price%': '150.25',
     };
     for (const example of ORDER_EXAMPLES) {
-      let json = exampleJson(example);
+      let json = exampleJson(example, undefined, now());
       for (const [placeholder, value] of Object.entries(substitutions)) json = json.replaceAll(placeholder, value);
       const result = normalizeOrder(json, { now });
       expect(result, example.id).toMatchObject({ ok: true });
     }
+  });
+
+  it('moves a dated example to the day it is shown: the iron condor of 2027-12-17 still opens in 2028', () => {
+    const condor = findExample('iron-condor');
+    if (!condor) throw new Error('missing example');
+    const shownAt = Date.UTC(2028, 2, 10, 15);
+    const body = exampleBody(condor, undefined, shownAt);
+    // The third Friday of the month three months on, every leg alike (symbols/dated-examples.ts).
+    expect([body.symbol, body['symbol[2]'], body['symbol[3]'], body['symbol[4]']]).toEqual([
+      'SPY_280616P00540000',
+      'SPY_280616P00550000',
+      'SPY_280616C00600000',
+      'SPY_280616C00610000',
+    ]);
+    expect(normalizeOrder(body, { now: () => shownAt })).toMatchObject({ ok: true });
   });
 
   it('refuses the variable examples as sent without substitution, naming the placeholder', () => {

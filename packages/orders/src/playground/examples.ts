@@ -1,6 +1,8 @@
 // The six example orders of the documentation (SPEC §2), deep-linkable by `id`
 // (/me/documentation/alpaca#iron-condor). Each knows what it needs from a provider's reference;
 // when the reference lacks it the screen shows exampleUnavailableMessage(provider).
+
+import { currentExample } from '../symbols/dated-examples.ts';
 import {
   ORDER_PARAMETERS,
   type OrderClass,
@@ -131,12 +133,22 @@ export function findExample(id: string): OrderExample | undefined {
 }
 
 /** The example's body for a provider, pretty-printed as the docs show it. */
-export function exampleJson(example: OrderExample, provider?: Provider): string {
-  return JSON.stringify(exampleBody(example, provider), null, 2);
+export function exampleJson(example: OrderExample, provider?: Provider, now = Date.now()): string {
+  return JSON.stringify(exampleBody(example, provider, now), null, 2);
 }
 
-export function exampleBody(example: OrderExample, provider?: Provider): Record<string, string | number> {
-  const body = { ...example.body };
+/**
+ * The example's body for a provider. Its own dates (the iron condor's expiry) are moved to be
+ * current as of `now`, as a provider's examples are (withCurrentExamples): written once, they expire.
+ */
+export function exampleBody(
+  example: OrderExample,
+  provider?: Provider,
+  now = Date.now(),
+): Record<string, string | number> {
+  const body = Object.fromEntries(
+    Object.entries(example.body).map(([key, value]) => [key, currentExample(value, now)]),
+  );
   const symbol = provider?.reference.symbol?.examples?.[0];
   if (example.generic && symbol !== undefined) {
     body.symbol = symbol;

@@ -11,6 +11,7 @@ import { bearer, gql } from '../../../test/identity.ts';
 import { type OAuthServer, professionalWithApp, startOAuthServer } from '../../../test/oauth.ts';
 import { Contract, type OpenApiDocument } from '../../../test/openapi-contract.ts';
 import { balanceOf, paperOrders } from '../../../test/signal-fixtures.ts';
+import { WRITTEN_AT } from '../../../test/written-at.ts';
 
 let server: OAuthServer;
 let doc: OpenApiDocument;
@@ -219,8 +220,8 @@ describe('the OpenAPI document', () => {
       quantity: 1,
       limit_price: -0.5,
     };
-    expect(normalizeOrder(legs).ok).toBe(true);
-    expect(normalizeOrder({ ...legs, symbol: 'SPY_271217P00540000' }).ok).toBe(false);
+    expect(normalizeOrder(legs, { now: WRITTEN_AT }).ok).toBe(true);
+    expect(normalizeOrder({ ...legs, symbol: 'SPY_271217P00540000' }, { now: WRITTEN_AT }).ok).toBe(false);
     expect(body.required ?? []).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 // The REST API's orders: each call's Order entry holds the answer its caller got; an Idempotency-Key
 // holds for 24 hours (not the hook's 60 s window), a retry after a minute placing nothing.
+import { currentExample } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { balanceOf, paperOrders, setupTrader } from '../../../test/signal-fixtures.ts';
@@ -171,6 +172,11 @@ it('scopes an Idempotency-Key to its account and its caller: the same key elsewh
 });
 
 it('shows every leg of a combo order, not only its first', async () => {
+  // Options of 2027-12-17 as written, moved to a current expiry: on the real clock they expire.
+  const [long = '', short = ''] = ['SPY 271217C00500000', 'SPY 271217C00510000'].map((s) =>
+    currentExample(s, Date.now()),
+  );
+  const padded = (symbol: string) => symbol.replace('SPY ', 'SPY   ');
   const trader = await setupTrader(t, 'api-combo@example.com');
   const account = await requireApiAccount(t.services, trader.userId, accountId(trader.connector.key, trader.accountId));
   const placed = await placeApiOrder(t.services, t.app.signalRuntime, {
@@ -178,8 +184,8 @@ it('shows every leg of a combo order, not only its first', async () => {
     account,
     body: JSON.stringify({
       legs: [
-        { symbol: 'SPY 271217C00500000', action: 'buy_to_open' },
-        { symbol: 'SPY 271217C00510000', action: 'sell_to_open' },
+        { symbol: long, action: 'buy_to_open' },
+        { symbol: short, action: 'sell_to_open' },
       ],
       quantity: 1,
     }),
@@ -190,8 +196,8 @@ it('shows every leg of a combo order, not only its first', async () => {
   });
   if (!('order' in placed)) throw new Error(JSON.stringify(placed.error));
   const legs = [
-    expect.objectContaining({ symbol: 'SPY   271217C00500000', action: 'buy_to_open', quantity: 1 }),
-    expect.objectContaining({ symbol: 'SPY   271217C00510000', action: 'sell_to_open', quantity: 1 }),
+    expect.objectContaining({ symbol: padded(long), action: 'buy_to_open', quantity: 1 }),
+    expect.objectContaining({ symbol: padded(short), action: 'sell_to_open', quantity: 1 }),
   ];
   expect(placed.order).toMatchObject({ group: 'combo', legs });
   const read = await getApiOrder(t.services, t.app.signalRuntime, trader.userId, placed.order.id);

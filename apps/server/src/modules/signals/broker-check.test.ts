@@ -1,6 +1,7 @@
 // A test hook checks an order as its broker would before sending it (Broker.checkOrder): what a
 // live signal would have refused is refused with the live answer, stored and charged as nothing;
 // a valid order is still a draft; what only the broker can tell (a symbol it lists) is not checked.
+import { currentExample } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { balanceOf, postSignal } from '../../../test/signal-fixtures.ts';
@@ -11,6 +12,9 @@ beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(() => t.close());
+
+/** A futures contract trading today (ESZ26 as written, moved to a current month: a written one expires). */
+const ES = currentExample('ESZ26', Date.now());
 
 /** Per broker: an order the order language takes and its live placement refuses (adapter tests show the message). */
 const CASES = [
@@ -64,9 +68,9 @@ const CASES = [
   },
   {
     provider: 'webull',
-    refused: { symbol: 'ESZ26', action: 'buy', quantity: 1.5 },
+    refused: { symbol: ES, action: 'buy', quantity: 1.5 },
     message: 'Webull: futures trade whole contracts',
-    valid: { symbol: 'ESZ26', action: 'buy', quantity: 1 },
+    valid: { symbol: ES, action: 'buy', quantity: 1 },
   },
   {
     provider: 'tastytrade',

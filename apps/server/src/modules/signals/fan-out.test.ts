@@ -1,6 +1,7 @@
 // rules.fanOut on the real hook endpoint (paper accounts, real PostgreSQL): each leg its own
 // order with a derived client order id, one credit each, exactly once (a repeat places no leg),
 // its own Order entry with its accountId; a leg that cannot be placed does not stop the others.
+import { currentExample } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import {
@@ -212,7 +213,8 @@ describe('fanOut', () => {
     const copyAccount = copy.accounts[0]?.id as string;
     const rules = { fanOut: [{ connectorKey: copy.key, accountId: copyAccount, multiplier: 0.5 }] };
     await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
-    const option = { symbol: 'SPY271217C00500000', action: 'buy_to_open' };
+    // An option of 2027-12-17 as written, moved to a current expiry: on the real clock it expires.
+    const option = { symbol: currentExample('SPY271217C00500000', Date.now()), action: 'buy_to_open' };
     // Three contracts at half size: one contract on the copy, not 1.5 (no broker takes that).
     expect((await postSignal(t, trader.shortKey, { ...option, quantity: 3, client_id: 'w-3' })).statusCode).toBe(201);
     await eventually(async () => (await paperOrders(t, copyAccount)).length === 1);

@@ -1,4 +1,4 @@
-import { normalizeOrder, type Provider } from '@router/orders';
+import { currentExample, normalizeOrder, type Provider } from '@router/orders';
 import { describe, expect, it } from 'vitest';
 import { ALPACA, KRAKEN, TRADIER } from '../../routes/me-documentation/test-fixtures.ts';
 import { applyValue, draftSelection, pickValue, prefillDraft, readDraft, typedValue } from './order-draft.ts';
@@ -191,7 +191,9 @@ describe('order draft', () => {
     expect(draftSelection({ symbol: 'AAPL', action: 'sell', stop_price: 140 }, ALPACA)).toMatchObject({ type: 'stop' });
     const crypto = { symbol: 'BTCUSD', action: 'buy', quantity: 1 };
     expect(draftSelection(crypto, ALPACA)).toEqual({ class: 'crypto', type: 'market', action: 'buy' });
-    const option = { symbol: 'SPY_271217C00600000', action: 'buy_to_open', quantity: 1, limit_price: 2 };
+    // An option of 2027-12-17 as written, moved to a current expiry: the hook reads it on the real clock.
+    const symbol = currentExample('SPY_271217C00600000', Date.now());
+    const option = { symbol, action: 'buy_to_open', quantity: 1, limit_price: 2 };
     expect(draftSelection(option, ALPACA)).toEqual({ class: 'option', type: 'limit', action: 'buy_to_open' });
     for (const draft of [limit, crypto, option]) {
       const normalized = normalizeOrder(draft);

@@ -8,6 +8,7 @@ import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/b
 import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
 import { parseRetryAfter } from '../../core/http-errors.ts';
+import { WRITTEN_AT } from '../../core/test-clock.ts';
 import { createQuestradeBroker } from './adapter.ts';
 import { questradeDescriptor } from './descriptor.ts';
 import { type QuestradeFake, startQuestradeFake } from './fake.ts';
@@ -29,7 +30,11 @@ afterEach(() => fake.clearInjections());
 
 let sequence = 0;
 function input(signal: Record<string, unknown>, clientOrderId = `sig${++sequence}`): PlaceOrderInput {
-  return { accountId, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: questradeDescriptor }) };
+  return {
+    accountId,
+    clientOrderId,
+    order: normalizeOrderOrThrow(signal, { provider: questradeDescriptor, now: WRITTEN_AT }),
+  };
 }
 const lastBody = () => JSON.parse(fake.submissions().at(-1)?.body ?? '{}') as Record<string, unknown>;
 const since = (before: number) => fake.requests.slice(before).map((r) => `${r.method} ${r.url.split('?')[0]}`);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
+import { WRITTEN_AT } from '../../core/test-clock.ts';
 import { createRithmicBroker } from './adapter.ts';
 import { forgetFrontMonths } from './contracts.ts';
 import { rithmicDescriptor } from './descriptor.ts';
@@ -33,7 +34,11 @@ afterAll(async () => {
 
 let sequence = 0;
 function input(signal: Record<string, unknown>, clientOrderId = `sig${++sequence}`): PlaceOrderInput {
-  return { accountId, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: rithmicDescriptor }) };
+  return {
+    accountId,
+    clientOrderId,
+    order: normalizeOrderOrThrow(signal, { provider: rithmicDescriptor, now: WRITTEN_AT }),
+  };
 }
 const since = (before: number) => fake.requests.slice(before).map((request) => request.path.slice(1));
 const sent = (name: string) => fake.requests.filter((request) => request.path === `/${name}`);

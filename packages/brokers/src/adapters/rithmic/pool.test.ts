@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
+import { WRITTEN_AT } from '../../core/test-clock.ts';
 import { createRithmicBroker, type RithmicBroker } from './adapter.ts';
 import { rithmicDescriptor } from './descriptor.ts';
 import { FAKE_CREDENTIALS, type RithmicFake, startRithmicFake } from './fake.ts';
@@ -34,7 +35,10 @@ afterEach(async () => {
 const input = (clientOrderId: string): PlaceOrderInput => ({
   accountId,
   clientOrderId,
-  order: normalizeOrderOrThrow({ symbol: 'ESH2027', action: 'buy', quantity: 1 }, { provider: rithmicDescriptor }),
+  order: normalizeOrderOrThrow(
+    { symbol: 'ESH2027', action: 'buy', quantity: 1 },
+    { provider: rithmicDescriptor, now: WRITTEN_AT },
+  ),
 });
 /** How many of `name` the fake received since the mark. */
 const count = (name: string, since = 0) => fake.requests.slice(since).filter((r) => r.path === `/${name}`).length;

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
+import { WRITTEN_AT } from '../../core/test-clock.ts';
 import { createTradovateBroker } from './adapter.ts';
 import { forgetContracts } from './contracts.ts';
 import { tradovateDescriptor } from './descriptor.ts';
@@ -20,7 +21,7 @@ let session: BrokerSession;
 const accountId = '987654';
 
 beforeAll(async () => {
-  fake = await startTradovateFake();
+  fake = await startTradovateFake({ listedSince: WRITTEN_AT() });
   ctx = { baseUrl: fake.baseUrl };
   session = await broker.connect(ctx, { credentials: FAKE_CREDENTIALS });
 });
@@ -29,7 +30,11 @@ afterEach(() => fake.clearInjections());
 
 let sequence = 0;
 function input(signal: Record<string, unknown>, clientOrderId = `sig${++sequence}`): PlaceOrderInput {
-  return { accountId, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: tradovateDescriptor }) };
+  return {
+    accountId,
+    clientOrderId,
+    order: normalizeOrderOrThrow(signal, { provider: tradovateDescriptor, now: WRITTEN_AT }),
+  };
 }
 const since = (before: number) => fake.requests.slice(before).map((r) => `${r.method} ${r.url.split('?')[0]}`);
 const lastBody = () => JSON.parse(fake.submissions().at(-1)?.body ?? '{}') as Record<string, unknown>;
@@ -396,7 +401,10 @@ describe('lookup', () => {
     ).toEqual({
       match: 'none',
     });
-    const liquidation = normalizeOrderOrThrow({ symbol: 'ESZ6', action: 'close' }, { provider: tradovateDescriptor });
+    const liquidation = normalizeOrderOrThrow(
+      { symbol: 'ESZ6', action: 'close' },
+      { provider: tradovateDescriptor, now: WRITTEN_AT },
+    );
     expect(
       await findOrder(broker, ctx, session, {
         accountId,

@@ -135,6 +135,9 @@ function checkPrices(body: Json): void {
     throw failure('UnknownReason', 'GTD order needs an expireTime');
 }
 
+/** When the order of the published examples (seedPublished) was entered. */
+export const PUBLISHED_ORDER_AT = '2026-06-09T14:31:02.112Z';
+
 export function createFakeBook(library: ContractLibrary, accounts: FakeAccount[], now: () => number) {
   const orders: FakeOrder[] = [];
   const commands: FakeCommand[] = [];
@@ -384,7 +387,7 @@ export function createFakeBook(library: ContractLibrary, accounts: FakeAccount[]
   function seedPublished(account: FakeAccount): void {
     const contract = library.byName('ESU6');
     if (!contract) return;
-    const timestamp = '2026-06-09T14:31:02.112Z';
+    const timestamp = PUBLISHED_ORDER_AT;
     orders.push({
       id: 8_812_345_678,
       accountId: account.id,

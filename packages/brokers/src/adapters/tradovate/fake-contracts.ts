@@ -43,15 +43,17 @@ function thirdFriday(year: number, month: number): number {
   return Date.UTC(year, month - 1, 1 + offset + 14, 13, 30);
 }
 
-export function createContractLibrary(now: number) {
+/** Maturities from the year before the earlier of `now` and `since` to two years ahead. */
+export function createContractLibrary(now: number, since = now) {
   const maturities: FakeMaturity[] = [];
   const contracts: FakeContract[] = [];
   const year = new Date(now).getUTCFullYear();
+  const first = new Date(Math.min(now, since)).getUTCFullYear() - 1;
   let nextMaturity = 41_000;
   let nextContract = 3_570_000;
   for (const product of PRODUCTS) {
     let front = false;
-    for (let y = year - 1; y <= year + 2; y++) {
+    for (let y = first; y <= year + 2; y++) {
       for (const month of product.months) {
         const expires = thirdFriday(y, month);
         const isFront: boolean = !front && expires - ROLL_MS > now;

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createFakeServer } from '../../core/fake-server.ts';
 import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import { createFakeAuth, type FakeAuth, type FakeUser } from './fake-auth.ts';
-import { createFakeBook, type FakeAccount, FakeAnswer } from './fake-book.ts';
+import { createFakeBook, type FakeAccount, FakeAnswer, PUBLISHED_ORDER_AT } from './fake-book.ts';
 import { createContractLibrary } from './fake-contracts.ts';
 
 type Json = Record<string, unknown>;
@@ -15,8 +15,10 @@ export interface TradovateFakeOptions {
   now?: () => number;
   users?: FakeUser[];
   accounts?: FakeAccount[];
-  /** Holds the order of the published examples (fake-book.ts seedPublished). */
+  /** Holds the order of the published examples (fake-book.ts seedPublished); its ESU6 stays listed. */
   seed?: boolean;
+  /** Lists contracts from the year before this day too (a test's ESZ6 on a later clock), not only around now. */
+  listedSince?: number;
   /** Another fake's sign-in side: Tradovate's live and demo origins accept one token. */
   auth?: FakeAuth;
 }
@@ -38,7 +40,8 @@ const num = (value: unknown) => Number(value);
 
 export async function startTradovateFake(options: TradovateFakeOptions = {}) {
   const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
-  const library = createContractLibrary(now());
+  const since = Math.min(options.listedSince ?? now(), options.seed ? Date.parse(PUBLISHED_ORDER_AT) : now());
+  const library = createContractLibrary(now(), since);
   const users = options.users ?? [FAKE_USER];
   const accounts = options.accounts ?? [{ id: 987654, name: 'DEMO123456', userId: FAKE_USER.userId }];
   const auth = options.auth ?? createFakeAuth(users, now);

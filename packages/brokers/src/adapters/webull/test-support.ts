@@ -3,6 +3,7 @@
 import { normalizeOrderOrThrow } from '@router/orders';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { type WireRecord, wireRecord } from '../../core/protocol-fake.ts';
+import { WRITTEN_AT } from '../../core/test-clock.ts';
 import { createWebullBroker, type WebullBroker, type WebullBrokerOptions } from './adapter.ts';
 import { webullDescriptor } from './descriptor.ts';
 import { startWebullFake, type WebullFake, type WebullFakeOptions } from './fake.ts';
@@ -40,7 +41,11 @@ export function input(
   clientOrderId = `sig${++sequence}`,
   accountId = STOCKS,
 ): PlaceOrderInput {
-  return { accountId, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: webullDescriptor }) };
+  return {
+    accountId,
+    clientOrderId,
+    order: normalizeOrderOrThrow(signal, { provider: webullDescriptor, now: WRITTEN_AT }),
+  };
 }
 
 export function sentSince(fake: WebullFake, from: number): WireRecord[] {

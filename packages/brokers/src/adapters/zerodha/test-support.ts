@@ -3,6 +3,7 @@
 import { normalizeOrderOrThrow } from '@router/orders';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { type WireRecord, wireRecord } from '../../core/protocol-fake.ts';
+import { WRITTEN_AT } from '../../core/test-clock.ts';
 import { createZerodhaBroker, type ZerodhaBroker } from './adapter.ts';
 import { zerodhaDescriptor } from './descriptor.ts';
 import { startZerodhaFake, type ZerodhaFake, type ZerodhaFakeOptions } from './fake.ts';
@@ -39,7 +40,11 @@ export async function connected(options: ZerodhaFakeOptions = {}): Promise<Conne
 
 let sequence = 0;
 export function input(signal: Record<string, unknown>, clientOrderId = `sig${++sequence}`): PlaceOrderInput {
-  return { accountId: ACCOUNT, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: zerodhaDescriptor }) };
+  return {
+    accountId: ACCOUNT,
+    clientOrderId,
+    order: normalizeOrderOrThrow(signal, { provider: zerodhaDescriptor, now: WRITTEN_AT }),
+  };
 }
 
 /** The requests the fake received since `from`, read as Kite reads them. */

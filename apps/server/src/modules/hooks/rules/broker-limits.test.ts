@@ -2,7 +2,7 @@
 // maxNotional of a market order at the broker's last price, maxPosition from the positions it
 // reports; brokers that quote no price or report no positions refuse with why.
 import type { Holding } from '@router/brokers';
-import { normalizeOrderOrThrow } from '@router/orders';
+import { normalizeOrderOrThrow as normalizeAt } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../../test/app.ts';
@@ -14,12 +14,16 @@ import {
   postSignal,
   setupTrader,
 } from '../../../../test/signal-fixtures.ts';
+import { WRITTEN_AT } from '../../../../test/written-at.ts';
 import { listActions } from '../../actions/list-actions.ts';
 import { activateConnector } from '../../connectors/index.ts';
 import { updateHook } from '../index.ts';
 import { checkWithBroker, wayOut } from './broker-limits.ts';
 import { checkOrder } from './check.ts';
 import { compileRules } from './compile.ts';
+
+/** Orders as of the day this file was written: its options (SPY 271217) expire on the real clock. */
+const normalizeOrderOrThrow = (raw: unknown) => normalizeAt(raw, { now: WRITTEN_AT });
 
 let t: TestApp;
 const flaky = flakyBroker();

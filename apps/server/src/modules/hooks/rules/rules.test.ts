@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../../test/app.ts';
 import { balanceOf, eventually, paperOrders, postSignal, setupTrader } from '../../../../test/signal-fixtures.ts';
+import { WRITTEN_AT } from '../../../../test/written-at.ts';
 import { listActions } from '../../actions/list-actions.ts';
 import { updateHook } from '../index.ts';
 import { checkOrder, prepareBody } from './check.ts';
@@ -640,7 +641,8 @@ describe('symbols as written in the settings', () => {
   it('allow the instrument however it is spelled (BTCUSD is BTC/USD, SPY271217C500 the OCC symbol); others refused', () => {
     const rules = compileRules({ symbols: ['BTCUSD', 'spy271217c500'] });
     if (!rules) throw new Error('no rules');
-    const order = (symbol: string) => normalizeOrderOrThrow({ symbol, action: 'buy_to_open', quantity: 1 });
+    const order = (symbol: string) =>
+      normalizeOrderOrThrow({ symbol, action: 'buy_to_open', quantity: 1 }, { now: WRITTEN_AT });
     const crypto = normalizeOrderOrThrow({ symbol: 'BTC/USD', action: 'buy', quantity: 1 });
     expect(checkOrder(rules, crypto)).toBeUndefined();
     expect(checkOrder(rules, order('SPY 271217C00500000'))).toBeUndefined();
