@@ -11,11 +11,27 @@ import {
   type SaxoFake,
   startSaxoFake,
 } from '../../../packages/brokers/src/adapters/saxo/fake.ts';
+import { INSTRUMENTS, OPTIONS } from '../../../packages/brokers/src/adapters/saxo/fake-ref.ts';
 import { findConnector } from '../src/db/repositories/connectors.repository.ts';
 import { withBrokerSession } from '../src/modules/connectors/index.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
 import { connectWithOAuth, createLiveHook, type Trader, trader } from './broker-journey.ts';
 import { postSignal, signalRows } from './signal-fixtures.ts';
+import { currentSignal } from './written-at.ts';
+
+// The contracts as of the day the test runs (ESZ2026 and AAPL's December 2026 call expire): the
+// server reads the real clock, and the fake lists what is current too.
+const futureSignal = currentSignal({ symbol: 'ESZ2026', action: 'buy', quantity: 1, limit_price: 5400 });
+const optionSignal = currentSignal({ symbol: 'AAPL261218C200', action: 'buy_to_open', quantity: 1, limit_price: 2.4 });
+const futureUic = INSTRUMENTS.find((item) =>
+  [2, 1].some(
+    (digits) => item.Symbol === `${futureSignal.symbol.slice(0, 3)}${futureSignal.symbol.slice(-digits)}:xcme`,
+  ),
+)?.Identifier;
+const optionExpiry = `20${optionSignal.symbol.slice(4, 6)}-${optionSignal.symbol.slice(6, 8)}-${optionSignal.symbol.slice(8, 10)}`;
+const optionUic = OPTIONS.find(
+  (item) => item.root === 'AAPL' && item.expiry === optionExpiry && item.PutCall === 'Call' && item.StrikePrice === 200,
+)?.Uic;
 
 let t: TestApp;
 let fake: SaxoFake;
@@ -51,16 +67,8 @@ describe('Saxo: a live hook per class', () => {
       { symbol: 'EUR/USD', action: 'sell', quantity: 10000, limit_price: 1.25 },
       { Uic: 21, AssetType: 'FxSpot' },
     ],
-    [
-      'future',
-      { symbol: 'ESZ2026', action: 'buy', quantity: 1, limit_price: 5400 },
-      { Uic: 5001, AssetType: 'ContractFutures' },
-    ],
-    [
-      'option',
-      { symbol: 'AAPL261218C200', action: 'buy_to_open', quantity: 1, limit_price: 2.4 },
-      { Uic: 40001, AssetType: 'StockOption', ToOpenClose: 'ToOpen' },
-    ],
+    ['future', futureSignal, { Uic: futureUic, AssetType: 'ContractFutures' }],
+    ['option', optionSignal, { Uic: optionUic, AssetType: 'StockOption', ToOpenClose: 'ToOpen' }],
     [
       'bracket',
       { symbol: 'MSFT', action: 'buy', quantity: 1, take_profit_price: 450, stop_loss_price: 380 },
@@ -73,6 +81,7 @@ describe('Saxo: a live hook per class', () => {
       },
     ],
   ])('%s: placed once, with our signal id', async (_name, signal, wire) => {
+    expect(wire.Uic).toEqual(expect.any(Number));
     const before = fake.placements().length;
     const answer = await postSignal(t, shortKey, signal);
     expect(answer.statusCode, answer.body).toBe(201);

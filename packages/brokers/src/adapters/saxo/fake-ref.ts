@@ -2,6 +2,7 @@
 // keyword and asset type, and option spaces of an option root. The Uics of the published
 // examples are here (211 stock, 112809 stock, 21/16/31 FX, 17157415 future, 11221488 index
 // option); their names where the examples give none, and every price, are the fake's own.
+import { exampleContractMonth, exampleOptionExpiry, FUTURE_MONTH_CODES } from '@router/orders';
 import type { FastifyInstance } from 'fastify';
 
 export interface FakeInstrument {
@@ -87,6 +88,22 @@ export const OPTIONS: FakeOption[] = [
   { Uic: 40003, root: 'AAPL', expiry: '2026-12-18', PutCall: 'Call', StrikePrice: 210 },
   { Uic: 11221488, root: 'SPX', expiry: '2026-12-18', PutCall: 'Call', StrikePrice: 6000 },
 ];
+
+// Listed too: the ES contract and the AAPL expiry the documentation's examples move to today
+// (currentExample), so a signal sent through the server, which reads the real clock, names a
+// contract still trading whatever the day the tests run.
+const today = Date.now();
+const current = exampleContractMonth(today);
+const currentYear = String(current.year);
+export const CURRENT_ES = `ES${FUTURE_MONTH_CODES[current.month - 1]}${currentYear.slice(-2)}:xcme`;
+export const CURRENT_EXPIRY = exampleOptionExpiry(today).toISOString().slice(0, 10);
+const listed = (symbol: string) => INSTRUMENTS.some((item) => item.Symbol === symbol);
+if (!listed(CURRENT_ES) && !listed(CURRENT_ES.replace(`${currentYear.slice(-2)}:`, `${currentYear.slice(-1)}:`))) {
+  INSTRUMENTS.push(future(5003, CURRENT_ES, 'CME', 5500));
+}
+if (!OPTIONS.some((item) => item.root === 'AAPL' && item.expiry === CURRENT_EXPIRY)) {
+  OPTIONS.push({ Uic: 40004, root: 'AAPL', expiry: CURRENT_EXPIRY, PutCall: 'Call', StrikePrice: 200 });
+}
 
 const OPTION_PRICE = 2.5;
 
