@@ -4,7 +4,7 @@ import path from 'node:path';
 import { brokerVariables } from '@router/brokers';
 import { describe, expect, it } from 'vitest';
 import { brokerNames } from './brokers.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, describeConfig, loadConfig } from './config.ts';
 
 const brokers = ['paper', 'alpaca'];
 
@@ -166,5 +166,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PAPER_SYMBOLS_FILE: path.join(dir, 'none.txt') }, brokers)).toThrow(
       /^PAPER_SYMBOLS_FILE: .*none.txt: cannot be read \(ENOENT\)/,
     );
+  });
+});
+
+describe("README's table of variables", () => {
+  it('names every variable the server reads, and only those (brokers by their pattern)', () => {
+    const readme = fs.readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const names = (text: string) => [...text.matchAll(/`([A-Z][A-Z0-9_]+|<BROKER>_[A-Z_]+)`/g)].map((n) => n[1] ?? '');
+    const rows = [...readme.matchAll(/^\| ((?:`[A-Z0-9_<>]+`(?:, )?)+) \|(.*)$/gm)];
+    const rowNames = new Set(rows.flatMap((row) => names(row[1] ?? '')));
+    const mentioned = new Set(rows.flatMap((row) => names(`${row[1]} ${row[2]}`)));
+    const read = describeConfig()
+      .split('\n')
+      .map((line) => line.slice(0, line.indexOf(':')));
+    expect(read.length).toBeGreaterThan(30);
+    expect(read.filter((name) => !mentioned.has(name))).toEqual([]);
+    const brokers = brokerNames().map((name) => name.toUpperCase());
+    const broker = new RegExp(`^(<BROKER>|${brokers.join('|')})_(CLIENT_ID|CLIENT_SECRET|BASE_URL)$`);
+    expect([...rowNames].filter((name) => !read.includes(name) && !broker.test(name))).toEqual([]);
   });
 });
