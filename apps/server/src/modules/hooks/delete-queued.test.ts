@@ -46,6 +46,8 @@ describe('deleting a webhook with signals queued', () => {
     const { trader, actor, ids } = await queuedTwo('delete-queued@example.com');
     await deleteHook(t.services, actor, trader.hook.key);
     expect(await cancelled(trader.userId)).toEqual([...ids].sort());
+    const [entry] = await listActions(t.services, trader.userId, { code: 'QueuedSignalCancel' });
+    expect(entry?.description).toMatch(/^Queued signal \S+ cancelled: webhook deleted$/);
     expect(await t.app.signalRuntime.sweepQueue(new Date(Date.now() + 2 * 86_400_000))).toBe(0);
     expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
   });
