@@ -76,6 +76,9 @@ describe('describeAction (SPEC §4 wording)', () => {
     );
     expect(describeAction('HooksResume', { everyone: false, hooks: 2 })).toBe('Webhooks resumed');
     expect(describeAction('QueuedSignalCancel', { id: 'q1', hookKey: 'k1' })).toBe('Queued signal q1 cancelled');
+    expect(describeAction('QueuedSignalCancel', { id: 'q1', hookKey: 'k1', reason: 'webhook deleted' })).toBe(
+      'Queued signal q1 cancelled: webhook deleted',
+    );
   });
 
   it('shows the raw code for empty metadata and a dash for unknown codes', () => {

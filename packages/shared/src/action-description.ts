@@ -148,7 +148,7 @@ export function describeAction(code: string, metadata: unknown, titles: Provider
     case 'HooksResume':
       return 'Webhooks resumed';
     case 'QueuedSignalCancel':
-      return `Queued signal ${scalar(m.id) ?? ''} cancelled`;
+      return because(`Queued signal ${scalar(m.id) ?? ''} cancelled`);
     default:
       return `Webhook ${key} (${provider}#${account}) ${isFailedOrderCall(m) ? 'call failed' : 'called'}`;
   }

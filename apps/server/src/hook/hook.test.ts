@@ -45,6 +45,17 @@ describe('POST /hook/:shortKey', () => {
     expect(await paperOrders(t, trader.accountId)).toHaveLength(4);
   });
 
+  it('reads the body as text whatever its content type says: blank, a bare word, a list', async () => {
+    const trader = await setupTrader(t, 'any-type@example.com');
+    const types = ['', ' ', 'json', 'text', 'application/json, text/plain'];
+    for (const [i, type] of types.entries()) {
+      const res = await postSignal(t, trader.shortKey, { ...BUY, quantity: i + 1 }, type);
+      expect(res.statusCode, type).toBe(201);
+      expect(res.json()).toMatchObject({ status: 'filled' });
+    }
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(types.length);
+  });
+
   it('takes the URL with a slash added at its end as the same webhook: one order, told to a browser too', async () => {
     const trader = await setupTrader(t, 'slash@example.com');
     const res = await postSignal(t, `${trader.shortKey}/`, BUY, 'text/plain');

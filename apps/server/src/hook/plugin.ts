@@ -27,8 +27,11 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
   // is read, so refusals and errors carry them too.
   const headers = securityHeaders(config.PUBLIC_URL);
   await app.register(async (hook) => {
-    hook.addHook('onRequest', (_req, reply, done) => {
+    hook.addHook('onRequest', (req, reply, done) => {
       for (const [name, value] of headers) reply.header(name, value);
+      // Every body is read as text, so the type it claims does not matter: one Fastify cannot
+      // parse (blank, 'json', a list) would be refused 415 before the body is read, the alert lost.
+      if (req.headers['content-type'] !== undefined) req.headers['content-type'] = 'text/plain';
       done();
     });
     hook.removeAllContentTypeParsers();

@@ -20,6 +20,21 @@ describe('the per-address hook limit', () => {
     expect((await post('203.0.113.9')).answer.statusCode).toBe(404);
   });
 
+  it("never limits a platform's fixed address, shared by all its users: TradingView's nor TrendSpider's", async () => {
+    const h: HookTransport = {
+      signals: {} as SignalRuntime,
+      byHook: new RateLimiter<number>({ rate: 0, burst: 0 }),
+      byAddress: new RateLimiter<string>({ rate: 0.001, burst: 3 }),
+    };
+    const post = (address: string) =>
+      receiveSignal(h, { shortKey: '-', body: undefined, address, receivedAt: 0, hrStart: 0n });
+    for (const address of ['52.89.214.238', '3.12.143.24', '::ffff:3.12.143.24']) {
+      for (let i = 1; i <= 5; i++) expect((await post(address)).answer.statusCode, address).toBe(404);
+    }
+    for (let i = 1; i <= 3; i++) expect((await post('203.0.113.9')).answer.statusCode).toBe(404);
+    expect((await post('203.0.113.9')).answer.statusCode).toBe(429);
+  });
+
   it("looks up no hook for bodies too large to read past the sender's limit (no key scanning through 413s)", async () => {
     const looked: string[] = [];
     const h: HookTransport = {

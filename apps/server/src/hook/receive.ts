@@ -42,13 +42,13 @@ const tooMany = <K>(limiter: RateLimiter<K>, key: K): Submitted => ({
 });
 
 /**
- * The sender's address limit: TradingView's addresses are shared by all its users, never limited
- * by address; others by client (an IPv6 sender by its /64: addressKey).
+ * The sender's address limit: a platform's fixed addresses (TradingView's, TrendSpider's) are
+ * shared by all its users, never limited by address (each hook keeps its own limit); others by
+ * client (an IPv6 sender by its /64: addressKey).
  */
 function overAddressLimit(h: HookTransport, address: string): Submitted | undefined {
   const sender = addressKey(address);
-  if (platformOfAddress(address)?.name !== 'tradingview' && !h.byAddress.take(sender))
-    return tooMany(h.byAddress, sender);
+  if (platformOfAddress(address) === null && !h.byAddress.take(sender)) return tooMany(h.byAddress, sender);
   return undefined;
 }
 

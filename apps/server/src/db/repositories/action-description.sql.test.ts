@@ -75,6 +75,7 @@ describe('describeActionSql', () => {
       { code: 'HookDeactivate', metadata: { hook: { key: 'k', name: 'n' }, reason: 'too many invalid requests' } },
       { code: 'HooksPause', metadata: { reason: "it's an outage", everyone: true, hooks: 3 } },
       { code: 'QueuedSignalCancel', metadata: { id: 'q1', hookKey: 'k' } },
+      { code: 'QueuedSignalCancel', metadata: { id: 'q1', hookKey: 'k', reason: 'webhook deleted' } },
     ];
     expect(await describeInSql(cases)).toEqual(cases.map((c) => describeAction(c.code, c.metadata, TITLES)));
     expect((await describeInSql(cases.slice(0, 1)))[0]).toBe('Paper Trading account(s) #A1, #A2, #3 connected');

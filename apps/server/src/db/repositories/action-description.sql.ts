@@ -70,7 +70,8 @@ export function describeActionSql(code: string, m: string, titles: ProviderTitle
     when ${code} = 'HookRules' then 'Webhook ' || ${key} || ' (' || ${name} || ') controls changed'
     when ${code} = 'HooksPause' then ${because('Webhooks paused')}
     when ${code} = 'HooksResume' then 'Webhooks resumed'
-    when ${code} = 'QueuedSignalCancel' then 'Queued signal ' || coalesce(${scalarAt(m, ['id'])}, '') || ' cancelled'
+    when ${code} = 'QueuedSignalCancel'
+      then 'Queued signal ' || coalesce(${scalarAt(m, ['id'])}, '') || ' ' || ${because('cancelled')}
     else 'Webhook ' || ${key} || ' (' || ${provider} || '#' || ${account} || ') '
       || (case when ${failed(m)} then 'call failed' else 'called' end)
   end)`;

@@ -167,3 +167,20 @@ export async function cancelQueuedSignal(
   });
   return rows[0];
 }
+
+/**
+ * The signals still waiting (none being placed right now) of hooks about to be deleted, by hook or
+ * by their connector, locked so no sweep claims one meanwhile (it skips locked rows): the rows go
+ * with their hooks (foreign key cascade), and their end is logged by the caller.
+ */
+export async function lockQueuedOfDeletedHooks(
+  db: Executor,
+  of: { hookId: number } | { connectorId: number },
+): Promise<Array<{ id: string; hookKey: string }>> {
+  const hooksOf = 'hookId' in of ? sql`h.id = ${of.hookId}` : sql`h.connector_id = ${of.connectorId}`;
+  const { rows } = await db.execute<{ id: string; hook_key: string }>(sql`select q.id, h.key as hook_key
+    from queued_signals q join hooks h on h.id = q.hook_id
+    where ${hooksOf} and q.status = 'queued' and (q.lease_until is null or q.lease_until < now())
+    order by q.created_at for update of q`);
+  return rows.map((row) => ({ id: row.id, hookKey: row.hook_key }));
+}

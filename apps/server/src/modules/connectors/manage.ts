@@ -13,6 +13,7 @@ import { listHookShortKeys, notifyHookChanged } from '../../db/repositories/hook
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { hooksChangedHere } from '../hooks/hook-cache.ts';
+import { cancelQueuedOfDeletedHooks } from '../signals/queued.ts';
 import { disconnectAtBroker } from './disconnect.ts';
 import { forgetSession } from './session-cache.ts';
 import { type Actor, type ConnectorView, connectorActionMetadata, toConnectorView } from './types.ts';
@@ -89,6 +90,7 @@ export async function deleteConnector(services: Services, actor: Actor, key: str
   const row = await requireConnector(services, actor.userId, key);
   const changed = await services.db.transaction(async (tx) => {
     const shortKeys = await notifyHookChanged(tx, await listHookShortKeys(tx, row.id));
+    await cancelQueuedOfDeletedHooks(tx, actor, { connectorId: row.id });
     await deleteConnectorRow(tx, row.id);
     await recordAction(tx, {
       userId: actor.userId,

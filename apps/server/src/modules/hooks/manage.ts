@@ -19,6 +19,7 @@ import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { type Actor, requireConnector } from '../connectors/index.ts';
+import { cancelQueuedOfDeletedHooks } from '../signals/queued.ts';
 import { hooksChangedHere } from './hook-cache.ts';
 import { checkWindow, lotsAt, lotsRefusal } from './rules/check.ts';
 import { compileRules } from './rules/compile.ts';
@@ -211,6 +212,7 @@ async function checkDayZoneKnown(services: Services, zone: string): Promise<void
 export async function deleteHook(services: Services, actor: Actor, key: string): Promise<boolean> {
   const hook = await requireHook(services, actor.userId, key);
   await services.db.transaction(async (tx) => {
+    await cancelQueuedOfDeletedHooks(tx, actor, { hookId: hook.id });
     await deleteHookRow(tx, hook.id);
     await notifyHookChanged(tx, [hook.shortKey]);
     await recordAction(tx, {

@@ -2,9 +2,11 @@
 // not been placed yet. A signal being placed at this very moment (claimed) cannot be cancelled.
 
 import { recordAction } from '../../db/repositories/action.repository.ts';
+import type { Executor } from '../../db/repositories/executor.ts';
 import {
   cancelQueuedSignal,
   listQueuedSignals,
+  lockQueuedOfDeletedHooks,
   type QueuedSignalRow,
 } from '../../db/repositories/queued-signals.repository.ts';
 import { findSignalState } from '../../db/repositories/signals.repository.ts';
@@ -59,11 +61,24 @@ export async function cancelQueued(services: Services, actor: Actor, id: string)
     const why = row.status === 'queued' ? 'it is being placed now' : `it is already ${row.status}`;
     throw new AppError('VALIDATION', `Queued signal cannot be cancelled: ${why}`);
   }
-  await recordAction(services.db, {
-    userId: actor.userId,
-    code: 'QueuedSignalCancel',
-    address: actor.address,
-    metadata: { id: row.id, hookKey: row.hook_key },
-  });
+  await logCancelled(services.db, actor, { id: row.id, hookKey: row.hook_key });
   return view(row);
+}
+
+const logCancelled = (db: Executor, actor: Actor, metadata: { id: string; hookKey: string; reason?: string }) =>
+  recordAction(db, { userId: actor.userId, code: 'QueuedSignalCancel', address: actor.address, metadata });
+
+/**
+ * Inside the transaction deleting a hook (or its connector, with its hooks): the signals it still
+ * had queued go with it, never placed. Each was answered 202 and logged 'queued': its end is
+ * logged as a cancel, as one cancelled by hand is.
+ */
+export async function cancelQueuedOfDeletedHooks(
+  tx: Executor,
+  actor: Actor,
+  of: { hookId: number } | { connectorId: number },
+): Promise<void> {
+  for (const queued of await lockQueuedOfDeletedHooks(tx, of)) {
+    await logCancelled(tx, actor, { ...queued, reason: 'webhook deleted' });
+  }
 }

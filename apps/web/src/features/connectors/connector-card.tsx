@@ -213,6 +213,7 @@ export function ConnectorCard({
       />
       <HookReactivateDialog
         hook={reactivating}
+        connectionOff={!connector.isActive}
         busy={busy}
         error={reactivateError}
         onConfirm={() => void confirmReactivate()}

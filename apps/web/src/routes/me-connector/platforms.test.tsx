@@ -241,6 +241,20 @@ describe('reactivating a webhook', () => {
     );
   });
 
+  it('says alerts stay refused after reactivating while the broker connection is deactivated too', async () => {
+    await render([off], {
+      Connectors: fixture(() => ({ data: { connectors: [connector({ key: 'p', isActive: false })] } })),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Reactivate webhook Broken' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reactivate webhook' });
+    expect(within(dialog).queryByText(/place orders again/)).toBeNull();
+    expect(
+      within(dialog).getByText(
+        'Its broker connection is deactivated too: alerts sent to its URL stay refused until you reconnect the broker.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('offers no reactivation for a webhook whose account is gone', async () => {
     await render([{ ...off, accountId: 'GONE' }]);
     const row = (await screen.findByText('Broken')).closest('li') as HTMLElement;

@@ -196,6 +196,21 @@ describe('webhooks (SPEC §2)', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('says, before deleting a webhook, that the signals it has queued for its window will not be placed', async () => {
+    const queued = (id: string, hookKey: string, status = 'queued') => ({
+      id,
+      hookKey,
+      status,
+      placeAt: Date.UTC(2026, 10, 30, 14, 30),
+      order: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
+    });
+    const rows = [queued('q1', 'h1'), queued('q2', 'h1'), queued('q3', 'h2'), queued('q4', 'h1', 'placed')];
+    await render({ QueuedSignals: fixture(() => ({ data: { queuedSignals: rows } })) });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Delete webhook Main hook' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete webhook' });
+    await within(dialog).findByText('Its 2 signals queued until its trading window opens will not be placed either.');
+  });
+
   it("keeps the focus in the webhook's account when the webhook it was on is deleted, not at the page's start", async () => {
     let hooks = [hook({ key: 'h1', accountId: 'PA-1', name: 'Main hook' })];
     await render({
