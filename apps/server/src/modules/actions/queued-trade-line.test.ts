@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { closedToday, nextMidnight } from '../../../test/trading-windows.ts';
 import { updateHook } from '../hooks/index.ts';
 import { listActions } from './list-actions.ts';
 
@@ -15,16 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
-/** Windows on every day but today (UTC): a signal now is queued until 00:00 UTC. */
-const closedToday = () => {
-  const today = DAYS[new Date().getUTCDay()];
-  return [{ days: DAYS.filter((d) => d !== today), from: '00:00', to: '24:00', timeZone: 'UTC' }];
-};
-const nextMidnight = () => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-};
 const CANCEL = 'mutation($id: String!) { queuedSignalCancel(id: $id) { id status } }';
 
 describe('a queued call in the activity', () => {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { paperOrders, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { closedToday } from '../../../test/trading-windows.ts';
 import { listActions } from '../actions/list-actions.ts';
 import { deleteConnector } from '../connectors/index.ts';
 import { deleteHook, updateHook } from './index.ts';
@@ -14,13 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 /** Windows on every day but today (UTC): a signal now is queued for the next opening. */
-const QUEUE = () => {
-  const today = DAYS[new Date().getUTCDay()];
-  const days = DAYS.filter((d) => d !== today);
-  return { tradingWindows: [{ days, from: '00:00', to: '24:00', timeZone: 'UTC' }], outsideWindow: 'queue' };
-};
+const QUEUE = () => ({ tradingWindows: closedToday(), outsideWindow: 'queue' });
 
 async function queuedTwo(email: string) {
   const trader = await setupTrader(t, email);

@@ -6,6 +6,7 @@ import { gqlAs } from '../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { eventually, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { closedToday, nextMidnight } from '../../../test/trading-windows.ts';
 import { listActions } from '../actions/list-actions.ts';
 import { updateHook } from '../hooks/index.ts';
 
@@ -14,16 +15,6 @@ beforeAll(async () => {
   t = await startTestApp({ authenticate: authenticateAsUserId });
 });
 afterAll(() => t.close());
-
-const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
-const closedToday = () => {
-  const today = DAYS[new Date().getUTCDay()];
-  return [{ days: DAYS.filter((d) => d !== today), from: '00:00', to: '24:00', timeZone: 'UTC' }];
-};
-const nextMidnight = () => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-};
 
 it('a queued signal refused by a claim whose end failed is told and logged once, by the claim taken over', async () => {
   const trader = await setupTrader(t, 'queued-refused-once@example.com', { credits: 10 });

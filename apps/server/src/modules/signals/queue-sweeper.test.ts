@@ -13,6 +13,7 @@ import {
   postSignal,
   setupTrader,
 } from '../../../test/signal-fixtures.ts';
+import { closedToday, nextMidnight } from '../../../test/trading-windows.ts';
 import { updateHook } from '../hooks/index.ts';
 import { startQueueSweeper } from './queue-sweeper.ts';
 
@@ -39,17 +40,6 @@ afterAll(async () => {
   open();
   await t.close();
 });
-
-const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
-/** Windows on every day but today (UTC): a signal now is queued until 00:00 UTC. */
-const closedToday = () => {
-  const today = DAYS[new Date().getUTCDay()];
-  return [{ days: DAYS.filter((d) => d !== today), from: '00:00', to: '24:00', timeZone: 'UTC' }];
-};
-const nextMidnight = () => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-};
 
 /** A trader with 45 signals queued until midnight; `rows(status, owner?)` counts theirs ('*': any claim). */
 async function backlog(email: string) {

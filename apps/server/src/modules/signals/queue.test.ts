@@ -8,6 +8,7 @@ import { gqlAs } from '../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { balanceOf, eventually, paperOrders, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { closedToday, DAYS, nextMidnight } from '../../../test/trading-windows.ts';
 import { listActions } from '../actions/list-actions.ts';
 import { deactivateConnector } from '../connectors/deactivate.ts';
 import { updateHook } from '../hooks/index.ts';
@@ -18,12 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
-/** Windows on every day but today (UTC): a signal now is outside them; the next opens at 00:00 UTC. */
-const closedToday = () => {
-  const today = DAYS[new Date().getUTCDay()];
-  return [{ days: DAYS.filter((d) => d !== today), from: '00:00', to: '24:00', timeZone: 'UTC' }];
-};
 const QUEUE = () => ({ tradingWindows: closedToday(), outsideWindow: 'queue', maxLagSeconds: 30 });
 const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
 const fresh = (fields: Record<string, unknown> = {}) => ({ ...BUY, time: new Date().toISOString(), ...fields });
@@ -44,11 +39,6 @@ async function queuedRows(userId: number) {
   }>('select id, status, response from queued_signals where user_id = $1 order by created_at', [userId]);
   return rows;
 }
-
-const nextMidnight = () => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-};
 
 describe('outsideWindow: "queue"', () => {
   it('answers 202 with when it will be placed, logs it queued, places nothing and takes no credit', async () => {
