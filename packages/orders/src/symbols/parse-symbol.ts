@@ -45,12 +45,13 @@ export function parseSymbol(input: string, options: ParseSymbolOptions = {}): Pa
     const bad = String.fromCodePoint(input.codePointAt(offset) ?? 0);
     throw new OrderValidationError(field, `${field}: unexpected ${quoteCharacter(bad)} at position ${offset}`);
   }
+  // One match gives the exchange and the symbol after it (exchangePrefix and writtenSymbol, read once).
   const [, before, after] = EXCHANGE.exec(text) ?? [];
   const suffixed = before !== undefined && after !== undefined ? marketAfterTicker(before, after) : undefined;
   if (suffixed) throw new OrderValidationError(field, `${field}: ${suffixed}`);
-  const exchange = exchangePrefix(text);
-  const parsed = recognize(writtenSymbol(text), options.now?.() ?? Date.now(), field);
-  return exchange ? { ...parsed, exchange } : parsed;
+  const written = (after ?? text).trim().toUpperCase();
+  const parsed = recognize(written, options.now?.() ?? Date.now(), field);
+  return before !== undefined ? { ...parsed, exchange: exchangeName(before) } : parsed;
 }
 
 /** The exchange prefix of a symbol as TradingView writes it (NASDAQ:AAPL, NYMEX_DL:CL1! → NASDAQ, NYMEX). */
