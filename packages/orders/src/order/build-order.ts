@@ -212,15 +212,15 @@ function contractMonth({ root, month, year }: { root: string; month: number; yea
   return `root ${root}, ${named} ${year}`;
 }
 
-/**
- * Why a dated contract or an option that has stopped trading is refused: no broker fills it, and a 1
- * or 2 digit year read so may be a ticker (B3's ABEV3 reads as October 2023). A close or cancel passes: it opens nothing.
- */
 /** Whether an order may open a position: a close, cancel or an option's *_to_close of an expired contract passes. */
 function opens(action: OrderAction): boolean {
   return !isExitAction(action) && action !== 'buy_to_close' && action !== 'sell_to_close';
 }
 
+/**
+ * Why a dated contract or an option that has stopped trading is refused: no broker fills it, and a 1
+ * or 2 digit year read so may be a ticker (B3's ABEV3 reads as October 2023). A close or cancel passes: it opens nothing.
+ */
 function expiredContract(parsed: ParsedSymbol, text: string, now: number): string | undefined {
   const written = writtenSymbol(text);
   if (parsed.parts.kind === 'option' && isOptionExpired(parsed.parts.expiry, now)) {
