@@ -79,7 +79,7 @@ async function giveUpUnwanted(tx: Transaction, claimed: readonly ClaimedDelivery
   const { rows } = await tx.execute<{ id: number }>(sql`update notification_deliveries d
     set status = 'failed', next_attempt_at = null, error = ${NO_LONGER_WANTED}
     from notifications n
-    where d.id = any(${`{${maybe.map((m) => m.id).join(',')}}`}::bigint[]) and n.id = d.notification_id
+    where d.id = any(${sql.param(maybe.map((m) => m.id))}::bigint[]) and n.id = d.notification_id
       and d.attempts = 0 and d.error is null and not ${WANTED}
     returning d.id::float8 as id`);
   return new Set(rows.map((row) => row.id));
