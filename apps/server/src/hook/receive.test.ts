@@ -6,14 +6,19 @@ import { RateLimiter } from './rate-limit.ts';
 import { type HookTransport, receiveSignal, tellTooLarge } from './receive.ts';
 
 describe('the per-address hook limit', () => {
-  it('counts an IPv6 /64 as one sender: fresh addresses in it bring no fresh burst', async () => {
+  /** Posts to an unknown key from `address`, under a limit of 3 per address (404 within it, 429 past it). */
+  function addressLimited() {
     const h: HookTransport = {
       signals: {} as SignalRuntime,
       byHook: new RateLimiter<number>({ rate: 0, burst: 0 }),
       byAddress: new RateLimiter<string>({ rate: 0.001, burst: 3 }),
     };
-    const post = (address: string) =>
+    return (address: string) =>
       receiveSignal(h, { shortKey: '-', body: undefined, address, receivedAt: 0, hrStart: 0n });
+  }
+
+  it('counts an IPv6 /64 as one sender: fresh addresses in it bring no fresh burst', async () => {
+    const post = addressLimited();
     for (let i = 1; i <= 3; i++) expect((await post(`2001:db8:5:5::${i}`)).answer.statusCode).toBe(404);
     expect((await post('2001:db8:5:5:ffff::9')).answer.statusCode).toBe(429);
     expect((await post('2001:db8:5:6::1')).answer.statusCode).toBe(404);
@@ -21,13 +26,7 @@ describe('the per-address hook limit', () => {
   });
 
   it("never limits a platform's fixed address, shared by all its users: TradingView's nor TrendSpider's", async () => {
-    const h: HookTransport = {
-      signals: {} as SignalRuntime,
-      byHook: new RateLimiter<number>({ rate: 0, burst: 0 }),
-      byAddress: new RateLimiter<string>({ rate: 0.001, burst: 3 }),
-    };
-    const post = (address: string) =>
-      receiveSignal(h, { shortKey: '-', body: undefined, address, receivedAt: 0, hrStart: 0n });
+    const post = addressLimited();
     for (const address of ['52.89.214.238', '3.12.143.24', '::ffff:3.12.143.24']) {
       for (let i = 1; i <= 5; i++) expect((await post(address)).answer.statusCode, address).toBe(404);
     }

@@ -187,22 +187,27 @@ describe('orders the descriptor claims', () => {
     });
   }
 
-  it('the fake refuses a future’s price off its contract’s tick, as tastytrade does (422 preflight)', async () => {
-    const session = await connect();
-    const answer = await fetch(`${t.fake.baseUrl}/accounts/${ACCOUNT}/orders`, {
+  /** An order posted to the fake as tastytrade takes it (its preflight checks answer), on a fresh session. */
+  async function postToFake(order: Record<string, unknown>) {
+    const { secrets } = await connect();
+    return fetch(`${t.fake.baseUrl}/accounts/${ACCOUNT}/orders`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${session.secrets.accessToken}`,
+        authorization: `Bearer ${secrets.accessToken}`,
         'user-agent': 'signal-router/1.0',
         'content-type': 'application/json',
       },
-      body: JSON.stringify({
-        'time-in-force': 'Day',
-        'order-type': 'Limit',
-        price: '5401.13',
-        'price-effect': 'Debit',
-        legs: [{ 'instrument-type': 'Future', symbol: '/ESU6', quantity: 1, action: 'Buy' }],
-      }),
+      body: JSON.stringify(order),
+    });
+  }
+
+  it('the fake refuses a future’s price off its contract’s tick, as tastytrade does (422 preflight)', async () => {
+    const answer = await postToFake({
+      'time-in-force': 'Day',
+      'order-type': 'Limit',
+      price: '5401.13',
+      'price-effect': 'Debit',
+      legs: [{ 'instrument-type': 'Future', symbol: '/ESU6', quantity: 1, action: 'Buy' }],
     });
     expect(answer.status).toBe(422);
     expect(await answer.json()).toMatchObject({
@@ -211,24 +216,15 @@ describe('orders the descriptor claims', () => {
   });
 
   it('the fake refuses legs on two underlyings, as one tastytrade order has one (422 preflight)', async () => {
-    const session = await connect();
-    const answer = await fetch(`${t.fake.baseUrl}/accounts/${ACCOUNT}/orders`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${session.secrets.accessToken}`,
-        'user-agent': 'signal-router/1.0',
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({
-        'time-in-force': 'Day',
-        'order-type': 'Limit',
-        price: '1.05',
-        'price-effect': 'Debit',
-        legs: [
-          { 'instrument-type': 'Equity Option', symbol: 'SPX   271217C06000000', quantity: 1, action: 'Buy to Open' },
-          { 'instrument-type': 'Equity Option', symbol: 'QQQ   271217C00600000', quantity: 1, action: 'Sell to Open' },
-        ],
-      }),
+    const answer = await postToFake({
+      'time-in-force': 'Day',
+      'order-type': 'Limit',
+      price: '1.05',
+      'price-effect': 'Debit',
+      legs: [
+        { 'instrument-type': 'Equity Option', symbol: 'SPX   271217C06000000', quantity: 1, action: 'Buy to Open' },
+        { 'instrument-type': 'Equity Option', symbol: 'QQQ   271217C00600000', quantity: 1, action: 'Sell to Open' },
+      ],
     });
     expect(answer.status).toBe(422);
     expect(await answer.json()).toMatchObject({
