@@ -81,7 +81,7 @@ describe('Saxo: a live hook per class', () => {
       },
     ],
   ])('%s: placed once, with our signal id', async (_name, signal, wire) => {
-    expect(wire.Uic).toEqual(expect.any(Number));
+    expect(typeof wire.Uic).toBe('number');
     const before = fake.placements().length;
     const answer = await postSignal(t, shortKey, signal);
     expect(answer.statusCode, answer.body).toBe(201);

@@ -46,7 +46,7 @@ describe('POST /hook/:shortKey', () => {
   });
 
   it('reads the body as text whatever its content type says: blank, a bare word, a list', async () => {
-    const trader = await setupTrader(t, 'any-type@example.com');
+    const trader = await setupTrader(t, 'every-type@example.com');
     const types = ['', ' ', 'json', 'text', 'application/json, text/plain'];
     for (const [i, type] of types.entries()) {
       const res = await postSignal(t, trader.shortKey, { ...BUY, quantity: i + 1 }, type);

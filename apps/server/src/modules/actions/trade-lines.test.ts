@@ -139,7 +139,7 @@ describe('a signal resent by its sender, and an unknown outcome', () => {
   });
 });
 
-describe('the symbol filter, in any spelling the order language reads', () => {
+describe('the symbol filter, in every spelling the order language reads', () => {
   it('finds an option, a TradingView exchange-prefixed ticker and a pair as the trader writes or sees them', async () => {
     const spelled = await setupTrader(t, 'trades-spelled@example.com');
     const drafts = await spelled.addHook(true);

@@ -261,7 +261,7 @@ describe('activity as trade lines (issue #21)', () => {
     expect(webhook.selectedOptions[0]?.textContent).toBe('Night session');
   });
 
-  it('takes in the Symbol box any symbol a signal may carry (up to the order language limit)', async () => {
+  it('takes in the Symbol box every symbol a signal may carry (up to the order language limit)', async () => {
     open(() => [filled]);
     await seen('Webhook hook1 (paper#PA-1) called');
     const box = screen.getByLabelText('Symbol') as HTMLInputElement;

@@ -97,7 +97,7 @@ export const paperDescriptor: BrokerDescriptor = {
     duration: {
       values: ['day', 'gtc', 'ioc', 'fok'],
       comments:
-        'day orders expire at the next 20:00 UTC close on a weekday (crypto: on any day), so one placed on Friday evening works through Monday; ioc and fok orders not marketable at once are canceled.',
+        'day orders expire at the next 20:00 UTC close on a weekday (crypto: on every day), so one placed on Friday evening works through Monday; ioc and fok orders not marketable at once are canceled.',
     },
     client_id: {
       examples: ['my-order-1'],
