@@ -1,6 +1,6 @@
 // A trader keeps several tabs of the dashboard open. Over HTTP/1.1 a browser opens at most six
 // connections to one host, and a live stream holds one for as long as its tab is open: one stream
-// per tab would leave no connection for the seventh tab's (or any tab's) requests. The tabs share
+// per tab would leave no connection for the seventh tab's (or another tab's) requests. The tabs share
 // one stream instead, and every tab still follows new activity live.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

@@ -59,7 +59,7 @@ export interface ActionFilter {
   providerName?: string;
   /**
    * Spellings of one symbol, upper-case, without an exchange prefix (symbolSpellings): an entry's
-   * symbol (its normalized order's, or its refused request's, prefix dropped) matches any.
+   * symbol (its normalized order's, or its refused request's, prefix dropped) matches one of them.
    */
   symbols?: readonly string[];
   /** Only the entries of this signal (a notification's link). */

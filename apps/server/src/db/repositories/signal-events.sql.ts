@@ -12,8 +12,8 @@ const IMMEDIATE_DURATIONS = "('ioc', 'fok', 'fak')";
  * rejected → order.rejected, filled → placed and filled, placing/unknown/draft → nothing yet,
  * canceled → order.rejected with the broker's message (an order the broker ended at once, an IOC
  * or FOK that did not fill, never worked; but not for `action` cancel or close, whose success
- * brokers answer as canceled), any other → placed. Canceled from unknown (found by reconciliation,
- * any time later) is rejected only for an IOC, FOK or fill-and-kill order: any other (a limit
+ * brokers answer as canceled), every other → placed. Canceled from unknown (found by reconciliation,
+ * however much later) is rejected only for an IOC, FOK or fill-and-kill order: every other (a limit
  * order resting until canceled at the broker, or expired at the day's end) was placed, and is told
  * as placed with its status canceled, as a resting order's later cancel tells nothing more.
  * From a status that was already told as placed (a resting order followed to its end,

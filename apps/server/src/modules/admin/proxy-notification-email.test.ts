@@ -1,6 +1,6 @@
 // An email notification setting goes on mailing the user's orders, fills and refusals after the
 // proxy ended, as a webhook would: an administrator acting as the user may point one only at the
-// account's own address (the owner chooses any), and cannot move the owner's setting elsewhere.
+// account's own address (the owner chooses freely), and cannot move the owner's setting elsewhere.
 import { NOTIFICATION_TYPE } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROXY_START } from '../../../test/admin-fixtures.ts';
@@ -59,7 +59,7 @@ describe('an email notification in proxy mode', () => {
     expect(own.errors).toBeUndefined();
     const key = own.data?.notificationCreate.key ?? '';
 
-    // The owner picks any address; the administrator then changes its events, not its address.
+    // The owner picks the address; the administrator then changes its events, not its address.
     const mine = await gql(t.app, UPDATE, { key, m: meta('jo-desk@example.test') }, bearer(jo.token));
     expect(mine.errors).toBeUndefined();
     const events = await gql(t.app, UPDATE, { key, m: meta('jo-desk@example.test', ['order.filled']) }, asJo);

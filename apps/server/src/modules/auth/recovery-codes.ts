@@ -38,7 +38,7 @@ export const currentRecoveryCodes = (services: Services, userId: number): Promis
 
 /**
  * Replaces the user's codes with ten new ones and returns them (`xxxx-xxxx-xxxx`), this once.
- * `db`: an open transaction they are replaced in, if any. `stamp`: the set the caller saw
+ * `db`: an open transaction they are replaced in, when given. `stamp`: the set the caller saw
  * (currentRecoveryCodes): if another replacement came first, VALIDATION and nothing changes, so
  * of two at once one wins and no answer shows codes that no longer work.
  */

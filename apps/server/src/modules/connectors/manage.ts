@@ -49,7 +49,7 @@ function parseRenames(text: string) {
   return parsed.data;
 }
 
-/** The new names by account id: an empty (or null) name is skipped, any other must be a valid name. */
+/** The new names by account id: an empty (or null) name is skipped, every other must be a valid name. */
 function newNames(accountsJson: string): Map<string, string> {
   const names = new Map<string, string>();
   parseRenames(accountsJson).forEach(({ id, name }, index) => {

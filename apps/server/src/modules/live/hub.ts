@@ -3,7 +3,7 @@
 // and tells its own subscribers, so a signal taken by one instance shows on a screen served by
 // another. An event says only "look again" and why: the screens reload what they show, through
 // the same queries (and access checks) as ever. On session_changed (a sign-out, a password
-// change, a role removed, on any instance) the streams it may concern check their caller at once.
+// change, a role removed, on whichever instance) the streams it may concern check their caller at once.
 import type { Logger } from 'pino';
 import { type ChannelListener, listenChannels } from '../../db/listen.ts';
 import { HOOK_CHANGED_CHANNEL } from '../../db/repositories/hooks.repository.ts';
@@ -70,7 +70,7 @@ export class LiveHub {
     for (const set of sets) for (const subscriber of set ?? []) subscriber.event(event);
   }
 
-  /** session_changed: 'u:<id>' concerns that user's streams; a revoked token ('t:') any stream. */
+  /** session_changed: 'u:<id>' concerns that user's streams; a revoked token ('t:') every stream. */
   #sessionChanged(payload: string): void {
     // This instance's session cache forgets the session first (its own listener may come later).
     sessionChangeHandlers(this.#services.identity.sessions).notification(payload);

@@ -13,7 +13,7 @@ export interface FilterOptions {
 
 /**
  * The longest symbol the order language takes (`MAX_SYMBOL_LENGTH` of @router/orders, which the
- * dashboard's bundle does not load for one number; a test keeps them equal): any symbol a signal
+ * dashboard's bundle does not load for one number; a test keeps them equal): every symbol a signal
  * may carry can be typed.
  */
 export const SYMBOL_FILTER_MAX_LENGTH = 64;
