@@ -34,16 +34,21 @@ function shortControls(page: Page): Promise<string[]> {
 
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
+/** A trader's dashboard at phone size, after one signal of theirs shows in the activity. */
+async function dashboardAfterOneSignal(name: string) {
+  const user = await createUser(name);
+  const shortKey = await createHook(user, await connectPaper(user));
+  expect(await signal(shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).toBe(201);
+  const opened = await openPage(browser(), SMALL_PHONE);
+  await signInPage(opened.page, user);
+  await opened.page.goto('/me');
+  await opened.page.getByText(`Webhook ${shortKey}`).first().waitFor();
+  return { ...opened, shortKey };
+}
+
 describe('a phone of 375×812', () => {
   it('gives the menu, the activity filters and the broker card tap targets of regular height', async () => {
-    const user = await createUser('phone-taps');
-    const shortKey = await createHook(user, await connectPaper(user));
-    expect(await signal(shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).toBe(201);
-    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
-    await signInPage(page, user);
-
-    await page.goto('/me');
-    await page.getByText(`Webhook ${shortKey}`).first().waitFor();
+    const { page, errors, close } = await dashboardAfterOneSignal('phone-taps');
     await page.getByLabel('Result').waitFor();
     await page.getByRole('radiogroup', { name: 'Chart interval' }).waitFor();
     expect(await shortControls(page)).toEqual([]);
@@ -165,13 +170,7 @@ describe('text links and webhook keys on a phone of 375×812', () => {
   });
 
   it("keeps a webhook key on one line in the dashboard's activity rows, whole in its title", async () => {
-    const user = await createUser('phone-key');
-    const shortKey = await createHook(user, await connectPaper(user));
-    expect(await signal(shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).toBe(201);
-    const { page, errors, close } = await openPage(browser(), SMALL_PHONE);
-    await signInPage(page, user);
-    await page.goto('/me');
-    await page.getByText(`Webhook ${shortKey}`).first().waitFor();
+    const { page, errors, close, shortKey } = await dashboardAfterOneSignal('phone-key');
     // The key's characters in each activity row sit on one line: never broken in the middle.
     const lines = await page.$$eval(
       'table td',
