@@ -30,7 +30,9 @@ beforeAll(async () => {
     env: { SMTP_URL: sink.url, PUBLIC_URL: 'https://router.example', NOTIFICATION_RETRY_SCHEDULE: '50ms,50ms' },
     authenticate: authenticateAsUserId,
     brokers: [fakeKeyBroker().broker],
-    notifications: { pollMs: 25 },
+    // No polling: each test drains the worker itself once its notice is set to retry later. With
+    // polling on, a notice written by `deactivateConnector` could be sent before the test moved it.
+    notifications: { pollMs: 3_600_000 },
   });
   ({ headers: alice } = await insertTestUser(t.services, 'alice@example.com'));
   live = await connect(t, alice, 'keyfake', ['key', 'sekret-ok']);
