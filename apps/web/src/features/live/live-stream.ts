@@ -5,8 +5,15 @@ import { LiveDocument } from './documents.ts';
 /** What the stream tells: an event's kind (the stream is live), or that it was lost. */
 export type LiveMessage = { status: 'live'; kind?: string } | { status: 'reconnecting' };
 
-/** Waits between attempts after a lost stream: 1 s, doubling, at most 15 s. */
-const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 15_000);
+/**
+ * Waits between attempts after a lost stream: 1 s, doubling, at most 15 s, each drawn between
+ * half and all of that. A restart drops every browser's stream at once; without the draw they
+ * all came back in the same millisecond, and again at each doubling.
+ */
+export const retryDelay = (attempt: number, random: () => number = Math.random) => {
+  const ceiling = Math.min(1000 * 2 ** attempt, 15_000);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+};
 
 /** One `live` subscription, subscribed again after a loss. Returns what stops it. */
 export function openLiveStream(client: Client, tell: (message: LiveMessage) => void): () => void {
