@@ -227,6 +227,12 @@ export async function withBrokerSession<T>(
     signal?: AbortSignal;
     /** The call is the renewal itself (the background refresher): a renewal that fails fails it. */
     refreshOnly?: boolean;
+    /**
+     * No trader waits on the call (the fill follower, reconciliation): a refusal met once the
+     * session has reached its stated end (expiresAt: E*TRADE's midnight) leaves the connector as
+     * it is, to show 'expired' until the trader reconnects (SPEC), as the refresher does.
+     */
+    background?: boolean;
   } = {},
 ): Promise<T> {
   if (!connector.isActive) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
@@ -237,8 +243,13 @@ export async function withBrokerSession<T>(
   let entry: CachedSession | undefined;
   /** The version the call began with: a renewal during it already checked the grant. */
   let calledWith: number | undefined;
+  /** The session (renewed during the call or not) has passed the end it states. */
+  const ended = () => {
+    const end = entry?.session.expiresAt ?? connector.expiresAt?.getTime();
+    return end !== undefined && end <= Date.now();
+  };
   const failed = async (error: unknown): Promise<never> => {
-    if (isBrokerError(error) && error.kind === 'AuthenticationError') {
+    if (isBrokerError(error) && error.kind === 'AuthenticationError' && !(options.background && ended())) {
       const refused = refusedVersions.get(error);
       // A refused refresh, or a call refused after its session was renewed: the credentials are.
       if (refused !== undefined || calledWith === undefined || calledWith !== version)

@@ -46,7 +46,8 @@ export function lookUpOrder(
           sentAt: signal.stored_at,
           otherOrderIds: orderIds,
         }),
-      { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) },
+      // The fill follower's and reconciliation's look-ups: an ended session is left 'expired'.
+      { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS), background: true },
     );
     // Alike signals still unresolved (in this batch, a later one, or given up on as unknown) may
     // own the order found by terms: whichever took it first, the other would be wrong.

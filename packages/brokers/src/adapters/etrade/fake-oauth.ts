@@ -170,6 +170,11 @@ export function registerOAuth(app: FastifyInstance, options: { apps: FakeApp[]; 
       latest[1].verifier ??= verifierCode();
       return { token: latest[0], verifier: latest[1].verifier };
     },
+    /** An access token ends, as each does at midnight US Eastern: refused, renewal included. */
+    endDay(accessToken: string) {
+      const access = accessTokens.get(accessToken);
+      if (access) access.expiresAt = now();
+    },
     /** Every access token turns idle, as after 2 hours without a request. */
     idleAll() {
       for (const access of accessTokens.values()) access.lastUsed = -Infinity;
