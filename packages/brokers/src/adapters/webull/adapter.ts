@@ -21,6 +21,8 @@ export interface WebullBrokerOptions {
   fetch?: typeof fetch;
   /** How long connect waits for the user's approval in the Webull app (2FA accounts). */
   tokenPolling?: TokenPolling;
+  /** Order queries' window, 2 s (query-pacing.ts; tests shorten it). */
+  orderQueryWindowMs?: number;
 }
 
 /**
@@ -74,7 +76,11 @@ function sessionOf(
 export function createWebullBroker(options: WebullBrokerOptions = {}): WebullBroker {
   const now = (ctx?: BrokerContext) => (ctx?.now ?? options.now ?? Date.now)();
   const client = (ctx: BrokerContext) => ({ now: () => now(ctx), ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const api = createWebullApi({ now: () => now(), ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const api = createWebullApi({
+    now: () => now(),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.orderQueryWindowMs ? { orderQueryWindowMs: options.orderQueryWindowMs } : {}),
+  });
 
   const broker: WebullBroker = {
     descriptor: webullDescriptor,

@@ -13,6 +13,7 @@ import { stringField } from '../../core/json-read.ts';
 import { resendWithStoredToken } from '../../core/oauth-tokens.ts';
 import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
 import { WEBULL_ENVIRONMENTS, WEBULL_TITLE, webullDescriptor } from './descriptor.ts';
+import { createQueryPacer, isOrderQuery } from './query-pacing.ts';
 import { algorithmFor, signature, signingHeaders, webullTimestamp } from './signer.ts';
 
 export interface WebullKeys {
@@ -96,7 +97,12 @@ function noteDate(fetchImpl: typeof fetch, answered: { at?: number }): typeof fe
 export interface WebullClientOptions {
   now: () => number;
   fetch?: typeof fetch;
+  /** Order queries' window (query-pacing.ts; tests shorten it). */
+  orderQueryWindowMs?: number;
 }
+
+const methodOf = (request: WebullRequest): HttpMethod =>
+  request.method ?? (request.json === undefined ? 'GET' : 'POST');
 
 /** One signed request to `baseUrl`. */
 export function signedRequest(
@@ -130,7 +136,7 @@ export function signedRequest(
     mapError: (response, mutating) => webullError(response, mutating, request.path),
   })
     .request({
-      method: request.method ?? (request.json === undefined ? 'GET' : 'POST'),
+      method: methodOf(request),
       path: request.path,
       query,
       ...(request.json !== undefined ? { json: request.json } : {}),
@@ -163,6 +169,7 @@ export interface WebullApi {
 }
 
 export function createWebullApi(options: WebullClientOptions): WebullApi {
+  const pacer = createQueryPacer(options.orderQueryWindowMs);
   return {
     call(ctx, session, request, kind = 'read') {
       const environment: EnvironmentKind = session.secrets.environment === 'demo' ? 'demo' : 'live';
@@ -175,9 +182,15 @@ export function createWebullApi(options: WebullClientOptions): WebullApi {
         session,
         (stored) => stored.secrets.accessToken,
         (used) =>
-          retryReadAfterRateLimit(ctx, kind, () =>
-            signedRequest(ctx, baseUrl, keysOf(used), request, { ...options, now }),
-          ),
+          retryReadAfterRateLimit(ctx, kind, async () => {
+            const keys = keysOf(used);
+            if (isOrderQuery(methodOf(request), request.path)) {
+              await pacer.take(keys.appKey, ctx.signal).catch((cause: unknown) => {
+                throw new BrokerError('BrokerUnavailable', WEBULL_TITLE, 'no answer before the deadline', { cause });
+              });
+            }
+            return signedRequest(ctx, baseUrl, keys, request, { ...options, now });
+          }),
       );
     },
   };

@@ -6,6 +6,7 @@ import { createFakeServer, type Injection } from '../../core/fake-server.ts';
 import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import { registerAuth, webullRefusal } from './fake-auth.ts';
 import { type FakeAccount, registerOrders } from './fake-orders.ts';
+import { createQueryLimit, isOrderQuery } from './query-pacing.ts';
 
 export interface WebullFakeOptions {
   appKey?: string;
@@ -16,6 +17,8 @@ export interface WebullFakeOptions {
   cash?: number;
   /** Positions of the margin account: symbol → quantity (bought at the quote). */
   positions?: Record<string, number>;
+  /** Order queries' window, Webull's 2 s (tests shorten it). */
+  orderQueryWindowMs?: number;
 }
 
 export type WebullFake = Awaited<ReturnType<typeof startWebullFake>>;
@@ -55,6 +58,14 @@ export async function startWebullFake(options: WebullFakeOptions = {}) {
     },
   });
   const { app } = server;
+  // Order queries beyond 2 per 2 s of an app key are refused 429 (WIRE.md §9); the error_code is
+  // ours (Webull publishes none).
+  const limited = createQueryLimit(options.orderQueryWindowMs);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isOrderQuery(request.method, request.url.split('?')[0] ?? '')) return;
+    if (limited(String(request.headers['x-app-key'] ?? '')))
+      return webullRefusal(reply, 429, 'TOO_MANY_REQUESTS', 'Too many requests, please try again later');
+  });
   // Webull's clock, as every HTTP server tells it (the adapter compares it with its x-timestamp).
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('date', new Date(now()).toUTCString());

@@ -28,8 +28,9 @@ export async function connected(
 ): Promise<Connected> {
   const clock = { now: Date.parse('2026-06-09T14:31:02Z') };
   const now = () => clock.now;
-  const fake = await startWebullFake({ now, ...options });
-  const broker = createWebullBroker({ now, ...brokerOptions });
+  // Order queries paced over 20 ms rather than Webull's 2 s (query-pacing.test.ts keeps 2 s).
+  const fake = await startWebullFake({ now, orderQueryWindowMs: 20, ...options });
+  const broker = createWebullBroker({ now, orderQueryWindowMs: 20, ...brokerOptions });
   const ctx: BrokerContext = { baseUrl: fake.baseUrl };
   const session = await broker.connect(ctx, { credentials: fake.keys });
   return { fake, broker, ctx, session, clock };
