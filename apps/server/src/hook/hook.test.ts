@@ -67,6 +67,17 @@ describe('POST /hook/:shortKey', () => {
     expect(opened.statusCode).toBe(405);
   });
 
+  it('takes the URL pasted with a space or a line end around its key as the same webhook', async () => {
+    const trader = await setupTrader(t, 'pasted@example.com');
+    const urls = [`${trader.shortKey}%20`, `${trader.shortKey}%0D%0A`, `%20${trader.shortKey}`];
+    for (const [i, url] of urls.entries()) {
+      // Three orders (one body thrice would be one order and two repeats).
+      const res = await postSignal(t, url, { symbol: 'AAPL', action: 'buy', quantity: i + 1 });
+      expect(res.statusCode, url).toBe(201);
+    }
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(3);
+  });
+
   it('tells a browser opening the URL that it takes POST, the same for every key, and places nothing', async () => {
     const trader = await setupTrader(t, 'opened@example.com');
     const opened = (key: string) => t.app.inject({ method: 'GET', url: `/hook/${key}` });

@@ -41,7 +41,7 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
     hook.setErrorHandler((error: FastifyError, req, reply) => {
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
         reply.status(TOO_LARGE.statusCode).send(TOO_LARGE.body);
-        void tellTooLarge(transport, (req.params as { shortKey?: string }).shortKey ?? '', req.ip);
+        void tellTooLarge(transport, ((req.params as { shortKey?: string }).shortKey ?? '').trim(), req.ip);
         return reply;
       }
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
@@ -60,7 +60,8 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
           const receivedAt = performance.now();
           const hrStart = process.hrtime.bigint();
           const { answer, waitedUs, retryAfterS } = await receiveSignal(transport, {
-            shortKey: req.params.shortKey,
+            // Whitespace pasted with the URL (a space, a line end: %20, %0A) is not part of a key (base62).
+            shortKey: req.params.shortKey.trim(),
             body: typeof req.body === 'string' ? req.body : undefined,
             address: req.ip,
             receivedAt,
