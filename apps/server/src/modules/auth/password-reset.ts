@@ -3,7 +3,8 @@
 // factor the reset also needs a valid code (the authenticator's, or a recovery code, which it
 // spends). Every session of the user ends. The link in the notice of a factor turned on
 // (email-links.ts) resets without a code and turns that factor off, ending API tokens too; the
-// link in the notice of an email change does the same and brings the old address back.
+// link in the notice of an email change does the same and brings the old address back, but asks
+// the code of a factor on since before the change's last 3 days (the owner's, factorPredates).
 import { PASSWORD_MAX, passwordResetRequestSchema, passwordResetSchema } from '@router/shared';
 import { addressKey } from '../../address-key.ts';
 import { recordAction } from '../../db/repositories/action.repository.ts';
@@ -19,7 +20,7 @@ import { ACTION } from '../actions/codes.ts';
 import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { type Caller, parseInput } from './caller.ts';
 import { revokeForeignAccess, revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
-import { sendPasswordReset } from './email-links.ts';
+import { FACTOR_UNDO_TTL_MS, sendPasswordReset } from './email-links.ts';
 import { clearCodeAttempts } from './passcode.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { estimatePassword } from './password-strength.ts';
@@ -58,6 +59,16 @@ export interface PasswordResetInput {
   passcode?: string | null;
 }
 
+/**
+ * The second factor was on longer than its own undo link lasts before an email change's link was
+ * made: the owner's, not a taker's (a taker's factor is newer, and its undo link, mailed to the
+ * owner, the change ended). The email change's undo link then leaves it on and asks its code:
+ * turning it off gave whoever held the old mailbox the account for 7 days, factor or not.
+ */
+function factorPredates(activeAt: Date | null, linkMadeAt: Date): boolean {
+  return activeAt !== null && activeAt.getTime() <= linkMadeAt.getTime() - FACTOR_UNDO_TTL_MS;
+}
+
 export async function resetPassword(caller: Caller, input: PasswordResetInput): Promise<boolean> {
   const { services, ip } = caller;
   await services.identity.limiter.enforce(`email-link:${addressKey(ip)}`, RULES.emailLink);
@@ -77,9 +88,11 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
     throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
   }
   await assertStrongPassword(password);
+  const ownersFactor = row.purpose === 'email_undo' && factorPredates(user.passcodeActiveAt, row.createdAt);
   // A factor set up before the email was proven is not the owner's: the reset drops it; so does
-  // an undo link.
-  const needsFactor = !undo && Boolean(user.passcodeActiveAt && user.emailConfirmedAt);
+  // an undo link, but for the owner's factor an email change's leaves on (its code is asked).
+  const keepsFactor = !undo || ownersFactor;
+  const needsFactor = keepsFactor && Boolean(user.passcodeActiveAt && user.emailConfirmedAt);
   if (needsFactor && !passcode) {
     throw new AppError('VALIDATION', 'Please enter the code of your authenticator app or a recovery code', {
       field: 'passcode',
@@ -98,7 +111,7 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
     const updated = await updateUser(tx, user.id, {
       passwordHash,
       ...(user.emailConfirmedAt ? {} : { emailConfirmedAt: new Date(), ...UNPROVEN_FACTOR }),
-      ...(undo ? UNPROVEN_FACTOR : {}),
+      ...(keepsFactor ? {} : UNPROVEN_FACTOR),
       ...(restore ? { email: restore, emailConfirmedAt: user.emailConfirmedAt ?? new Date() } : {}),
     });
     // Another account took the address meanwhile: nothing changes, the link stays usable.

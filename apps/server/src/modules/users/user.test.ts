@@ -280,6 +280,35 @@ describe('users', () => {
     expect(late.errors?.[0]?.message).toBe('This password reset link is expired or was already used');
   });
 
+  it("the old address's notice asks the code of a factor on since long before the change: the old mailbox alone opens nothing", async () => {
+    const owner = await userWithSecondFactor(t, 'long-factor@example.test');
+    // On for a month before the change: the owner's (a taker's is newer), its own undo link long ended.
+    await t.services.db.$client.query(
+      `update users set passcode_active_at = now() - interval '30 days' where email = 'long-factor@example.test'`,
+    );
+    const since = smtp.mails.length;
+    await gql(t.app, UPDATE, { email: 'long-factor-moved@example.test' }, bearer(owner.token));
+    const { token: undo } = linkIn(await smtp.waitFor('long-factor@example.test', since), '/auth/password');
+    const password = 'Orchid-Lantern-Quarry-58!';
+    const RESET = `mutation($t: String!, $p: String!, $c: String) {
+      authPasswordReset(token: $t, password: $p, password2: $p, passcode: $c) }`;
+    const refused = await gql(t.app, RESET, { t: undo, p: password });
+    expect(refused.errors?.[0]?.message).toBe('Please enter the code of your authenticator app or a recovery code');
+    const unchanged = await gql<{ signin: { issuer: string } }>(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email: 'long-factor@example.test', password: STRONG_PASSWORD },
+    });
+    expect(unchanged.errors).toBeUndefined();
+    // The owner, with a recovery code: the link works, and the factor stays on.
+    const back = await gql(t.app, RESET, { t: undo, p: password, c: owner.recoveryCodes[0] });
+    expect(back.errors).toBeUndefined();
+    const signin = await gql<{ signin: { issuer: string } }>(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email: 'long-factor@example.test', password },
+    });
+    expect(signin.data?.signin.issuer).toBe('identity');
+  });
+
   it('the notice link changes nothing when another account has taken the old address meanwhile', async () => {
     const { token } = await confirmedUser(t, 'left-behind@example.test');
     const since = smtp.mails.length;
