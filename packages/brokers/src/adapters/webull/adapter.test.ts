@@ -512,14 +512,16 @@ describe('cancel, close, holdings, preview', () => {
 
   it('a cancel signal whose answer was lost is unknown, not none: the cancels carry no id of ours', async () => {
     await place({ symbol: 'NVDA', action: 'buy', quantity: 1, limit_price: 1 }, 'sigNvdaRest');
-    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/cancel', delayMs: 400 });
+    // The deadline passes while the cancel is at Webull, after the open-orders query (paced) is
+    // answered, with room for a loaded machine.
+    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/cancel', delayMs: 1_500 });
     const cancel = input({ symbol: 'NVDA', action: 'cancel' }, 'sigLostCancel');
     const sentAt = Date.now();
     const error = await expectFailure(
-      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(100) }, c.session, cancel),
+      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(700) }, c.session, cancel),
     );
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(c.fake.orders.find((order) => order.client_order_id === 'sigNvdaRest')?.status).toBe('CANCELLED');
     const found = await findOrder(c.broker, c.ctx, c.session, {
       accountId: STOCKS,
