@@ -213,6 +213,12 @@ async function settleRefusal(
   return undefined;
 }
 
+/** The session (renewed during the call or not) has passed the end it states. */
+function pastItsEnd(entry: CachedSession | undefined, connector: SessionConnector): boolean {
+  const end = entry?.session.expiresAt ?? connector.expiresAt?.getTime();
+  return end !== undefined && end <= Date.now();
+}
+
 /**
  * Runs `work` with the connector's broker, context and session. Throws AppError EXECUTION when
  * the connector is inactive or its secrets unreadable; rethrows the broker's BrokerError as is
@@ -243,13 +249,12 @@ export async function withBrokerSession<T>(
   let entry: CachedSession | undefined;
   /** The version the call began with: a renewal during it already checked the grant. */
   let calledWith: number | undefined;
-  /** The session (renewed during the call or not) has passed the end it states. */
-  const ended = () => {
-    const end = entry?.session.expiresAt ?? connector.expiresAt?.getTime();
-    return end !== undefined && end <= Date.now();
-  };
   const failed = async (error: unknown): Promise<never> => {
-    if (isBrokerError(error) && error.kind === 'AuthenticationError' && !(options.background && ended())) {
+    if (
+      isBrokerError(error) &&
+      error.kind === 'AuthenticationError' &&
+      !(options.background && pastItsEnd(entry, connector))
+    ) {
       const refused = refusedVersions.get(error);
       // A refused refresh, or a call refused after its session was renewed: the credentials are.
       if (refused !== undefined || calledWith === undefined || calledWith !== version)

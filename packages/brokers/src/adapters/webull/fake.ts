@@ -6,7 +6,7 @@ import { createFakeServer, type Injection } from '../../core/fake-server.ts';
 import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import { registerAuth, webullRefusal } from './fake-auth.ts';
 import { type FakeAccount, registerOrders } from './fake-orders.ts';
-import { createQueryLimit, isOrderQuery } from './query-pacing.ts';
+import { isOrderQuery, ORDER_QUERY_LIMIT, ORDER_QUERY_WINDOW_MS } from './query-pacing.ts';
 
 export interface WebullFakeOptions {
   appKey?: string;
@@ -59,12 +59,18 @@ export async function startWebullFake(options: WebullFakeOptions = {}) {
   });
   const { app } = server;
   // Order queries beyond 2 per 2 s of an app key are refused 429 (WIRE.md §9); the error_code is
-  // ours (Webull publishes none).
-  const limited = createQueryLimit(options.orderQueryWindowMs);
+  // ours (Webull publishes none). Counted on the monotonic clock, as the adapter paces them.
+  const windowMs = options.orderQueryWindowMs ?? ORDER_QUERY_WINDOW_MS;
+  const queried = new Map<string, number[]>();
   app.addHook('onRequest', async (request, reply) => {
     if (!isOrderQuery(request.method, request.url.split('?')[0] ?? '')) return;
-    if (limited(String(request.headers['x-app-key'] ?? '')))
+    const key = String(request.headers['x-app-key'] ?? '');
+    const at = performance.now();
+    const recent = (queried.get(key) ?? []).filter((sent) => sent > at - windowMs);
+    queried.set(key, recent);
+    if (recent.length >= ORDER_QUERY_LIMIT)
       return webullRefusal(reply, 429, 'TOO_MANY_REQUESTS', 'Too many requests, please try again later');
+    recent.push(at);
   });
   // Webull's clock, as every HTTP server tells it (the adapter compares it with its x-timestamp).
   app.addHook('onSend', async (_request, reply, payload) => {

@@ -15,37 +15,20 @@ const MARGIN = 1.05;
 export const isOrderQuery = (method: string, path: string) =>
   method === 'GET' && path.startsWith('/openapi/trade/order/');
 
-/** Refuses (true) an order query beyond the limit, as Webull does: the fake's side of the limit. */
-export function createQueryLimit(windowMs = ORDER_QUERY_WINDOW_MS, clock: () => number = () => performance.now()) {
-  const sent = new Map<string, number[]>();
-  return (key: string): boolean => {
-    const now = clock();
-    const recent = (sent.get(key) ?? []).filter((at) => at > now - windowMs);
-    const refused = recent.length >= ORDER_QUERY_LIMIT;
-    if (!refused) recent.push(now);
-    sent.set(key, recent);
-    return refused;
-  };
-}
-
 export interface QueryPacer {
   /** Resolves when the key's next order query may go (rejects when `signal` aborts first). */
   take(key: string, signal?: AbortSignal): Promise<void>;
 }
 
-export function createQueryPacer(
-  window = ORDER_QUERY_WINDOW_MS,
-  clock: () => number = () => performance.now(),
-): QueryPacer {
+export function createQueryPacer(window = ORDER_QUERY_WINDOW_MS): QueryPacer {
   const windowMs = window * MARGIN;
-  const limit = ORDER_QUERY_LIMIT;
   /** Per key, the times of its queries sent or waiting within the last window (ascending). */
   const slots = new Map<string, number[]>();
   return {
     take(key, signal) {
-      const now = clock();
+      const now = performance.now();
       const taken = (slots.get(key) ?? []).filter((at) => at > now - windowMs);
-      const before = taken[taken.length - limit];
+      const before = taken[taken.length - ORDER_QUERY_LIMIT];
       const at = before === undefined ? now : Math.max(now, before + windowMs);
       taken.push(at);
       slots.set(key, taken);
