@@ -2,7 +2,7 @@
 // cannot take them; errors titled, resent only after a 429 (under the same client_order_id); a
 // repeated client_order_id answered with the first order; lookup by our id (exact, none); cancel
 // by either id; close; holdings; preview.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findOrder } from '../../core/find-order.ts';
 import { checkOrder } from './fake-rules.ts';
 import { type Connected, CRYPTO, connected, expectFailure, FUTURES, input, STOCKS, sentSince } from './test-support.ts';
@@ -512,17 +512,25 @@ describe('cancel, close, holdings, preview', () => {
 
   it('a cancel signal whose answer was lost is unknown, not none: the cancels carry no id of ours', async () => {
     await place({ symbol: 'NVDA', action: 'buy', quantity: 1, limit_price: 1 }, 'sigNvdaRest');
-    // The deadline passes while the cancel is at Webull, after the open-orders query (paced) is
-    // answered, with room for a loaded machine.
-    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/cancel', delayMs: 1_500 });
+    // The deadline passes while the cancel is at Webull (held there), whatever the open-orders
+    // query before it took: the call is ended once the cancel has arrived.
+    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/cancel', delayMs: 400 });
     const cancel = input({ symbol: 'NVDA', action: 'cancel' }, 'sigLostCancel');
     const sentAt = Date.now();
-    const error = await expectFailure(
-      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(700) }, c.session, cancel),
-    );
+    const seen = c.fake.requests.length;
+    const deadline = new AbortController();
+    const cancelling = expectFailure(c.broker.placeOrder({ ...c.ctx, signal: deadline.signal }, c.session, cancel));
+    await vi.waitFor(() => {
+      const sent = c.fake.requests.slice(seen);
+      if (!sent.some((r) => r.method === 'POST' && r.url.startsWith('/openapi/trade/order/cancel')))
+        throw new Error('the cancel has not reached Webull yet');
+    });
+    deadline.abort();
+    const error = await cancelling;
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(c.fake.orders.find((order) => order.client_order_id === 'sigNvdaRest')?.status).toBe('CANCELLED');
+    await vi.waitFor(() =>
+      expect(c.fake.orders.find((order) => order.client_order_id === 'sigNvdaRest')?.status).toBe('CANCELLED'),
+    );
     const found = await findOrder(c.broker, c.ctx, c.session, {
       accountId: STOCKS,
       clientOrderId: 'sigLostCancel',
