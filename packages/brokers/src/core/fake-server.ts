@@ -25,6 +25,11 @@ export interface Injection {
   headers?: Record<string, string>;
   delayMs?: number;
   drop?: boolean;
+  /**
+   * Called as the request arrives, before its delay: a test ends the caller's wait here, so its
+   * deadline passes while the broker holds the request, however long the steps before it took.
+   */
+  onArrival?: () => void;
 }
 
 export interface FakeServerOptions {
@@ -60,6 +65,7 @@ export function takeInjection(injections: Injection[], method: string, url: stri
  * handler: the broker acted, its answer is lost.
  */
 export async function playInjection(injection: Injection, request: FastifyRequest, reply: FastifyReply) {
+  injection.onArrival?.();
   if (injection.delayMs) await new Promise((resolve) => setTimeout(resolve, injection.delayMs));
   if (injection.drop) request.raw.socket.destroy();
   if (!injection.status) return false;

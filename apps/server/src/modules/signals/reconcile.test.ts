@@ -107,17 +107,17 @@ describe('reconciliation', () => {
       });
       return open;
     };
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+    const lookedUp = (times: number) => eventually(async () => book.lookups.get('lapsedLease000000001') === times);
     // The slow claim waits at the broker until its lease ran out and another claim took over.
     const openSlow = gate();
     const slow = reconcileOnce(t.services, options('slow'));
-    await settle();
+    await lookedUp(1);
     await t.services.db.$client.query(`update signals set lease_until = now() - interval '1 second' where id = $1`, [
       'lapsedLease000000001',
     ]);
     const openFast = gate();
     const fast = reconcileOnce(t.services, options('fast'));
-    await settle();
+    await lookedUp(2);
     // The slow one hears "no such order" first: its claim is no longer the row's, nothing is written.
     openSlow();
     await slow;

@@ -1,7 +1,7 @@
 // Contract: connecting (live or paper), errors mapped and titled, no submission retried, the
 // duplicate client order id answered with the existing order, close / cancel / holdings.
 import { normalizeOrderOrThrow } from '@router/orders';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { findOrder } from '../../core/find-order.ts';
@@ -130,20 +130,20 @@ describe('errors', () => {
 
   it('a timed-out submission is not resent; its outcome is unknown and reconciled by client order id', async () => {
     const before = fake.submissions().length;
-    fake.inject({ delayMs: 400 });
+    // The deadline passes as the order reaches Alpaca, which places it 400 ms later.
+    const deadline = new AbortController();
+    fake.inject({ delayMs: 400, onArrival: () => deadline.abort() });
     const placing = input(buy);
-    const error = await failure(broker.placeOrder({ ...ctx, signal: AbortSignal.timeout(100) }, session, placing));
+    const error = await failure(broker.placeOrder({ ...ctx, signal: deadline.signal }, session, placing));
     expect(error).toMatchObject({
       kind: 'BrokerUnavailable',
       outcomeUnknown: true,
       message: 'Alpaca: no answer before the deadline',
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const lookUp = () => findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId });
+    await vi.waitFor(async () => expect(await lookUp()).not.toEqual({ match: 'none' }), { timeout: 4_000 });
     expect(fake.submissions().length).toBe(before + 1);
-    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId })).toMatchObject({
-      match: 'exact',
-      order: { status: 'filled', price: 100 },
-    });
+    expect(await lookUp()).toMatchObject({ match: 'exact', order: { status: 'filled', price: 100 } });
   });
 
   it('refuses an account not in the connection', async () => {

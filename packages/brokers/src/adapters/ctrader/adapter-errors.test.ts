@@ -117,8 +117,10 @@ describe('errors', () => {
 
   it('no answer before the deadline: outcome unknown, sent once, found again by reconciliation', async () => {
     const since = c.fake.records.length;
-    c.fake.answerNext({ method: 'WS', path: 'ProtoOANewOrderReq', delayMs: 1_500 });
-    const hurried = { ...c.ctx, signal: AbortSignal.timeout(300) };
+    // The deadline passes as the order reaches cTrader, which answers 1.5 s later.
+    const deadline = new AbortController();
+    c.fake.answerNext({ method: 'WS', path: 'ProtoOANewOrderReq', delayMs: 1_500, onArrival: () => deadline.abort() });
+    const hurried = { ...c.ctx, signal: deadline.signal };
     const error = await failure(
       c.broker.placeOrder(hurried, c.session, {
         accountId: DEMO,

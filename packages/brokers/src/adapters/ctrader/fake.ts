@@ -177,6 +177,7 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
         body: message.payload,
       });
     const injection = takeInjection(injections, 'WS', message.name);
+    injection?.onArrival?.();
     const replies =
       injection?.status !== undefined
         ? [{ name: messageName(injection.status), payload: (injection.body ?? {}) as JsonRecord, echo: true }]

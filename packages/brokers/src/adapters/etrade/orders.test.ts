@@ -277,9 +277,11 @@ describe("E*TRADE's refusals and confirmations", () => {
     });
     const down = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }, 'sigDown1'));
     expect([down.kind, down.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
-    t.fake.inject({ method: 'POST', path: `${ORDERS}/place.json`, delayMs: 400 });
+    // The deadline passes as the placement (after its preview) reaches E*TRADE, which places it 400 ms later.
+    const deadline = new AbortController();
+    t.fake.inject({ method: 'POST', path: `${ORDERS}/place.json`, delayMs: 400, onArrival: () => deadline.abort() });
     const late = await brokerFailure(
-      t.broker.placeOrder({ ...t.ctx, signal: AbortSignal.timeout(250) }, session, {
+      t.broker.placeOrder({ ...t.ctx, signal: deadline.signal }, session, {
         accountId: ACCOUNT,
         order: toOrder({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
         clientOrderId: 'sigLate1',
@@ -288,7 +290,7 @@ describe("E*TRADE's refusals and confirmations", () => {
     expect([late.kind, late.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
     expect(t.fake.placements()).toHaveLength(2);
     // The late placement lands at the fake after its delay: within this case, not in the next one.
-    await vi.waitFor(() => expect(t.fake.placed().length).toBe(held + 1));
+    await vi.waitFor(() => expect(t.fake.placed().length).toBe(held + 1), { timeout: 4_000 });
   });
 
   it('a 403 on an order call refuses that order (InvalidOrder), not the connection; oauth_problem stays auth', async () => {

@@ -151,7 +151,8 @@ describe('errors', () => {
         kind: 'BrokerUnavailable',
         unknown: true,
       },
-      { injection: { delayMs: 300, status: 200, body: {} }, kind: 'BrokerUnavailable', unknown: true, deadline: 150 },
+      // The deadline passes as the order reaches FOREX.com, which answers 300 ms later.
+      { injection: { delayMs: 300, status: 200, body: {} }, kind: 'BrokerUnavailable', unknown: true, late: true },
       { injection: { drop: true }, kind: 'BrokerUnavailable', unknown: true },
       {
         injection: { status: 503, body: { HttpStatus: 503, ErrorMessage: 'Throttled', ErrorCode: 5002 } },
@@ -159,11 +160,13 @@ describe('errors', () => {
         unknown: false,
       },
     ];
-    for (const { injection, kind, unknown, deadline } of cases) {
+    for (const { injection, kind, unknown, late } of cases) {
       t.fake.requests.length = 0;
       // The market is already known: the trade waits only for the quote.
-      t.fake.inject({ method: 'POST', path: '/order/newtradeorder', ...injection });
-      const call = deadline ? { ...t.ctx, signal: AbortSignal.timeout(deadline) } : t.ctx;
+      const deadline = new AbortController();
+      const onArrival = () => deadline.abort();
+      t.fake.inject({ method: 'POST', path: '/order/newtradeorder', ...injection, ...(late ? { onArrival } : {}) });
+      const call = late ? { ...t.ctx, signal: deadline.signal } : t.ctx;
       const error = await failure(t.place({ symbol: 'EUR/USD', action: 'buy', quantity: 1000 }, call));
       expect([error.kind, error.outcomeUnknown]).toEqual([kind, unknown]);
       expect(t.posted('/order/newtradeorder')).toHaveLength(1);

@@ -3,7 +3,7 @@
 // a repeated cOID answered with the first order, no submission resent, what IBKR cannot do
 // refused before anything is sent.
 import { exampleBody, isExampleAvailable, ORDER_EXAMPLES } from '@router/orders';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findOrder } from '../../core/find-order.ts';
 import { ibkrDescriptor } from './descriptor.ts';
 import { CONFIRMED_QUESTIONS } from './questions.ts';
@@ -110,25 +110,27 @@ describe('exactly once', () => {
 
   it('a timed-out submission is not resent; reconciliation finds it by cOID', async () => {
     const before = submissions();
-    c.fake.inject({ method: 'POST', path: ORDERS_PATH, delayMs: 300 });
+    const held = c.fake.ledger.orders.length;
+    // The deadline passes as the order (after its contract's look-up) reaches the gateway.
+    const deadline = new AbortController();
+    c.fake.inject({ method: 'POST', path: ORDERS_PATH, delayMs: 300, onArrival: () => deadline.abort() });
     const placing = input({ ...buy, limit_price: 185 });
-    const error = await failure(
-      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(100) }, c.session, placing),
-    );
+    const error = await failure(c.broker.placeOrder({ ...c.ctx, signal: deadline.signal }, c.session, placing));
     expect(error).toMatchObject({
       kind: 'BrokerUnavailable',
       outcomeUnknown: true,
       message: 'Interactive Brokers: no answer before the deadline',
     });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    const lookUp = () =>
+      findOrder(c.broker, c.ctx, c.session, {
+        accountId: ACCOUNT,
+        clientOrderId: placing.clientOrderId,
+        order: placing.order,
+        sentAt: c.clock.now,
+      });
+    await vi.waitFor(() => expect(c.fake.ledger.orders.length).toBe(held + 1), { timeout: 4_000 });
     expect(submissions()).toBe(before + 1);
-    const found = await findOrder(c.broker, c.ctx, c.session, {
-      accountId: ACCOUNT,
-      clientOrderId: placing.clientOrderId,
-      order: placing.order,
-      sentAt: c.clock.now,
-    });
-    expect(found).toMatchObject({ match: 'exact', order: { status: 'accepted' } });
+    expect(await lookUp()).toMatchObject({ match: 'exact', order: { status: 'accepted' } });
   });
 
   it.each([

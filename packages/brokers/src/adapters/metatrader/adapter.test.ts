@@ -2,7 +2,7 @@
 // descriptor offers, refusals before anything is sent (MT4 limits, symbols the server lacks, a
 // stopped account), trade return codes and HTTP errors mapped and titled, what is resent and
 // what never is, and the symbol names of a server with suffixes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerSession } from '../../core/broker.ts';
 import { brokerFailure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
@@ -314,22 +314,29 @@ describe('answers', () => {
 
   it('a timed-out trade is not resent; its outcome is unknown and reconciliation finds the order by our id', async () => {
     const before = world.fake.trades().length;
-    world.fake.inject({ method: 'POST', path: `/users/current/accounts/${DEMO_ID}/trade`, delayMs: 300 });
+    // The deadline passes as the trade reaches MetaApi, which trades 300 ms later.
+    const deadline = new AbortController();
+    world.fake.inject({
+      method: 'POST',
+      path: `/users/current/accounts/${DEMO_ID}/trade`,
+      delayMs: 300,
+      onArrival: () => deadline.abort(),
+    });
     const sentAt = Date.now();
     const placing = input(session, { symbol: 'EURUSD', action: 'buy', quantity: 0.01 }, 'Sig0000000000000003AB');
     const error = await brokerFailure(
-      world.broker.placeOrder({ ...world.ctx, signal: AbortSignal.timeout(100) }, session, placing),
+      world.broker.placeOrder({ ...world.ctx, signal: deadline.signal }, session, placing),
     );
     expect(error).toMatchObject({
       kind: 'BrokerUnavailable',
       outcomeUnknown: true,
       message: 'MetaTrader: no answer before the deadline',
     });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    const lookUp = () =>
+      findOrder(world.broker, world.ctx, session, { accountId, clientOrderId: placing.clientOrderId, sentAt });
+    await vi.waitFor(async () => expect(await lookUp()).not.toEqual({ match: 'none' }), { timeout: 4_000 });
     expect(world.fake.trades().length).toBe(before + 1);
-    expect(
-      await findOrder(world.broker, world.ctx, session, { accountId, clientOrderId: placing.clientOrderId, sentAt }),
-    ).toMatchObject({
+    expect(await lookUp()).toMatchObject({
       match: 'exact',
       order: { status: 'filled', price: 1.0852 },
     });

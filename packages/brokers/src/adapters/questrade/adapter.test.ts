@@ -3,7 +3,7 @@
 // twice, an order found again by its id or its terms (exact, probable, none, unknown), preview,
 // cancel, close and holdings.
 import { normalizeOrderOrThrow } from '@router/orders';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
@@ -355,12 +355,20 @@ describe('errors', () => {
   it('a timed-out order is not resent; its terms find it again (probable)', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'sell', quantity: 7, limit_price: 90 }));
     const before = fake.submissions().length;
-    fake.inject({ path: '/v1/accounts/26598145/orders', method: 'POST', delayMs: 400 });
+    const held = fake.book.records.length;
+    // The deadline passes as the order reaches Questrade, which places it 400 ms later.
+    const deadline = new AbortController();
+    fake.inject({
+      path: '/v1/accounts/26598145/orders',
+      method: 'POST',
+      delayMs: 400,
+      onArrival: () => deadline.abort(),
+    });
     const placing = input({ symbol: 'TD.TO', action: 'buy', quantity: 7, limit_price: 81.5 });
     const sentAt = Date.now();
-    const error = await failure(broker.placeOrder({ ...ctx, signal: AbortSignal.timeout(100) }, session, placing));
+    const error = await failure(broker.placeOrder({ ...ctx, signal: deadline.signal }, session, placing));
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await vi.waitFor(() => expect(fake.book.records).toHaveLength(held + 1), { timeout: 4_000 });
     expect(fake.submissions().length).toBe(before + 1);
     const found = await findOrder(broker, ctx, session, {
       accountId,

@@ -147,7 +147,8 @@ describe('errors', () => {
         kind: 'BrokerUnavailable',
         unknown: true,
       },
-      { injection: { delayMs: 300, status: 201, body: {} }, kind: 'BrokerUnavailable', unknown: true, deadline: 100 },
+      // The deadline passes as the order reaches Robinhood, which answers 300 ms later.
+      { injection: { delayMs: 300, status: 201, body: {} }, kind: 'BrokerUnavailable', unknown: true, late: true },
       { injection: { drop: true }, kind: 'BrokerUnavailable', unknown: true },
       // A gateway's timeout proves no refusal: the order may stand.
       { injection: { status: 408, body: 'Request Timeout' }, kind: 'BrokerUnavailable', unknown: true },
@@ -160,10 +161,12 @@ describe('errors', () => {
         unknown: false,
       },
     ];
-    for (const { injection, kind, unknown, deadline } of cases) {
+    for (const { injection, kind, unknown, late } of cases) {
       fake.requests.length = 0;
-      fake.inject({ method: 'POST', path, ...injection });
-      const call = deadline ? { ...ctx, signal: AbortSignal.timeout(deadline) } : ctx;
+      const deadline = new AbortController();
+      const onArrival = () => deadline.abort();
+      fake.inject({ method: 'POST', path, ...injection, ...(late ? { onArrival } : {}) });
+      const call = late ? { ...ctx, signal: deadline.signal } : ctx;
       const error = await failure(place(BUY, `sig-lost-${kind}-${String(unknown)}`, call));
       expect([error.kind, error.outcomeUnknown]).toEqual([kind, unknown]);
       expect(submissions()).toHaveLength(1);

@@ -237,9 +237,11 @@ describe("Saxo's answers", () => {
     });
     const worded = await brokerFailure(t.place(session, buy, 'sig-500'));
     expect([worded.kind, worded.outcomeUnknown]).toEqual(['InsufficientFunds', true]);
-    t.fake.inject({ method: 'POST', path: ORDERS, delayMs: 400 });
+    // The deadline passes as the order (after its instrument's look-up) reaches Saxo.
+    const deadline = new AbortController();
+    t.fake.inject({ method: 'POST', path: ORDERS, delayMs: 400, onArrival: () => deadline.abort() });
     const late = await brokerFailure(
-      t.broker.placeOrder({ ...t.ctx, signal: AbortSignal.timeout(250) }, session, {
+      t.broker.placeOrder({ ...t.ctx, signal: deadline.signal }, session, {
         accountId: ACCOUNT,
         order: toOrder(buy),
         clientOrderId: 'sig-late',

@@ -1,7 +1,7 @@
 // Contract tests of the tastytrade adapter's account side against its protocol fake: close and
 // cancel, every lookup path through findOrder, holdings, the dry-run preview, and errors (the
 // preflight envelope, funds, rate limits, outages and timeouts; no order ever sent twice).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerSession } from '../../core/broker.ts';
 import { findOrder } from '../../core/find-order.ts';
 import { ACCOUNT, failure, MINUTE, useTastytradeFake } from './fixtures/harness.ts';
@@ -438,9 +438,16 @@ describe('errors', () => {
     t.fake.requests.length = 0;
     t.clock.time += 10 * MINUTE;
     const before = t.fake.orders.length;
-    t.fake.failNext({ method: 'POST', path: `/accounts/${ACCOUNT}/orders`, delayMs: 300 });
+    // The deadline passes as the order reaches tastytrade, which places it 300 ms later.
+    const deadline = new AbortController();
+    t.fake.failNext({
+      method: 'POST',
+      path: `/accounts/${ACCOUNT}/orders`,
+      delayMs: 300,
+      onArrival: () => deadline.abort(),
+    });
     const late = await failure(
-      broker.placeOrder({ ...t.ctx, signal: AbortSignal.timeout(100) }, session, {
+      broker.placeOrder({ ...t.ctx, signal: deadline.signal }, session, {
         accountId: ACCOUNT,
         order: toOrder(buy),
         clientOrderId: 'late-1',
@@ -448,9 +455,8 @@ describe('errors', () => {
     );
     expect([late.kind, late.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
     expect(t.fake.submissions()).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 400));
     // It reached tastytrade after all: reconciliation finds it by our id.
-    expect(t.fake.orders.length).toBe(before + 1);
+    await vi.waitFor(() => expect(t.fake.orders.length).toBe(before + 1), { timeout: 4_000 });
     const found = await findOrder(broker, t.ctx, session, {
       accountId: ACCOUNT,
       clientOrderId: 'late-1',

@@ -1,7 +1,7 @@
 // Contract: connecting (live or sandbox), errors mapped and titled, no submission retried, the
 // repeated client order id (tag) answered with the existing order, close / cancel / holdings.
 import { normalizeOrderOrThrow } from '@router/orders';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { findOrder } from '../../core/find-order.ts';
@@ -146,12 +146,15 @@ describe('errors', () => {
 
   it('a timed-out submission is not resent; reconciliation finds it by tag', async () => {
     const before = fake.submissions().length;
+    const held = fake.orders.length;
     fake.inject({});
-    fake.inject({ delayMs: 400 });
+    // The deadline passes as the order reaches Tradier, which places it 400 ms later.
+    const deadline = new AbortController();
+    fake.inject({ delayMs: 400, onArrival: () => deadline.abort() });
     const placing = input(buy, 'sig_timeout:1');
-    const error = await failure(broker.placeOrder({ ...ctx, signal: AbortSignal.timeout(150) }, session, placing));
+    const error = await failure(broker.placeOrder({ ...ctx, signal: deadline.signal }, session, placing));
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    await vi.waitFor(() => expect(fake.orders).toHaveLength(held + 1), { timeout: 4_000 });
     expect(fake.submissions().length).toBe(before + 1);
     const lookup = { accountId, clientOrderId: 'sig_timeout:1', sentAt: today() };
     expect(await findOrder(broker, ctx, session, lookup)).toMatchObject({

@@ -3,7 +3,7 @@
 // are read (an order is never sent twice but as the ticket protocol asks), a timed-out order is
 // found again by its clOrdId, cancel, close and holdings.
 import { normalizeOrderOrThrow } from '@router/orders';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
@@ -311,7 +311,7 @@ describe('errors', () => {
     // The wait Tradovate asks for (p-time) is the caller's Retry-After.
     expect(long).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false, retryAfter: '15' });
     fake.auth.penalize('/v1/order/placeorder', 1);
-    const rushed = { ...ctx, signal: AbortSignal.timeout(200) };
+    const rushed = { ...ctx, signal: AbortSignal.timeout(600) };
     const cut = await failure(
       broker.placeOrder(rushed, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 })),
     );
@@ -344,12 +344,15 @@ describe('errors', () => {
 
   it('a timed-out order is not resent; findOrder finds it by its clOrdId', async () => {
     const before = fake.submissions().length;
-    fake.inject({ path: '/v1/order/placeorder', delayMs: 400 });
+    const orders = fake.book.orders.length;
+    // The deadline passes as the order reaches Tradovate, which places it 400 ms later.
+    const deadline = new AbortController();
+    fake.inject({ path: '/v1/order/placeorder', delayMs: 400, onArrival: () => deadline.abort() });
     const placing = input({ symbol: 'ESZ6', action: 'buy', quantity: 1, limit_price: 5001 });
     const sentAt = Date.now();
-    const error = await failure(broker.placeOrder({ ...ctx, signal: AbortSignal.timeout(100) }, session, placing));
+    const error = await failure(broker.placeOrder({ ...ctx, signal: deadline.signal }, session, placing));
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await vi.waitFor(() => expect(fake.book.orders).toHaveLength(orders + 1), { timeout: 4_000 });
     expect(fake.submissions().length).toBe(before + 1);
     const found = await findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId, sentAt });
     expect(found).toEqual({

@@ -214,13 +214,20 @@ describe('exactly once', () => {
 
   it('a timed-out placement is not resent; findOrder finds it by our id', async () => {
     const before = c.fake.submissions().length;
-    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/place', delayMs: 400 });
+    // The deadline passes as the order reaches Webull, which places it 400 ms later.
+    const deadline = new AbortController();
+    c.fake.inject({
+      method: 'POST',
+      path: '/openapi/trade/order/place',
+      delayMs: 400,
+      onArrival: () => deadline.abort(),
+    });
     const placing = input(BUY, 'sigLost1');
-    const error = await expectFailure(
-      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(100) }, c.session, placing),
-    );
+    const error = await expectFailure(c.broker.placeOrder({ ...c.ctx, signal: deadline.signal }, c.session, placing));
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await vi.waitFor(() => expect(c.fake.orders.some((order) => order.client_order_id === 'sigLost1')).toBe(true), {
+      timeout: 4_000,
+    });
     expect(c.fake.submissions().length).toBe(before + 1);
     expect(await findOrder(c.broker, c.ctx, c.session, { accountId: STOCKS, clientOrderId: 'sigLost1' })).toMatchObject(
       {
@@ -290,7 +297,7 @@ describe('exactly once', () => {
     expect(c.fake.submissions().length).toBe(before + 2);
     before = c.fake.submissions().length;
     c.fake.inject(TOO_MANY);
-    const signal = AbortSignal.timeout(200);
+    const signal = AbortSignal.timeout(700); // shorter than the second (the wait before the second try)
     const late = await expectFailure(c.broker.placeOrder({ ...c.ctx, signal }, c.session, input(BUY, 'sigBusy3')));
     // The deadline came before the second try: Webull's refusal is the answer.
     expect(late).toMatchObject({ kind: 'RateLimited', message: 'Webull: rate limit reached' });
@@ -513,23 +520,21 @@ describe('cancel, close, holdings, preview', () => {
   it('a cancel signal whose answer was lost is unknown, not none: the cancels carry no id of ours', async () => {
     await place({ symbol: 'NVDA', action: 'buy', quantity: 1, limit_price: 1 }, 'sigNvdaRest');
     // The deadline passes while the cancel is at Webull (held there), whatever the open-orders
-    // query before it took: the call is ended once the cancel has arrived.
-    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/cancel', delayMs: 400 });
+    // query before it took: the call is ended as the cancel arrives.
+    const deadline = new AbortController();
+    c.fake.inject({
+      method: 'POST',
+      path: '/openapi/trade/order/cancel',
+      delayMs: 400,
+      onArrival: () => deadline.abort(),
+    });
     const cancel = input({ symbol: 'NVDA', action: 'cancel' }, 'sigLostCancel');
     const sentAt = Date.now();
-    const seen = c.fake.requests.length;
-    const deadline = new AbortController();
-    const cancelling = expectFailure(c.broker.placeOrder({ ...c.ctx, signal: deadline.signal }, c.session, cancel));
-    await vi.waitFor(() => {
-      const sent = c.fake.requests.slice(seen);
-      if (!sent.some((r) => r.method === 'POST' && r.url.startsWith('/openapi/trade/order/cancel')))
-        throw new Error('the cancel has not reached Webull yet');
-    });
-    deadline.abort();
-    const error = await cancelling;
+    const error = await expectFailure(c.broker.placeOrder({ ...c.ctx, signal: deadline.signal }, c.session, cancel));
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    await vi.waitFor(() =>
-      expect(c.fake.orders.find((order) => order.client_order_id === 'sigNvdaRest')?.status).toBe('CANCELLED'),
+    await vi.waitFor(
+      () => expect(c.fake.orders.find((order) => order.client_order_id === 'sigNvdaRest')?.status).toBe('CANCELLED'),
+      { timeout: 4_000 },
     );
     const found = await findOrder(c.broker, c.ctx, c.session, {
       accountId: STOCKS,

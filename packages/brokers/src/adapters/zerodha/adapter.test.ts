@@ -1,7 +1,7 @@
 // Contract: Kite's errors by error_type, titled; nothing placed twice (timeouts, 429, 5xx);
 // lookups through findOrder (by Kite's id, by our tag in the day's book: exact, none, unknown);
 // cancel by either id; close and cancel signals; holdings.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findOrder } from '../../core/find-order.ts';
 import { ACCOUNT, type Connected, connected, expectFailure, input, sentSince } from './test-support.ts';
 
@@ -112,25 +112,26 @@ describe('errors', () => {
 
   it('a timed-out placement is not resent; our tag finds it in the book', async () => {
     const before = c.fake.submissions().length;
-    c.fake.inject({ method: 'POST', path: '/orders/regular', delayMs: 400 });
+    // The deadline passes as the order reaches Kite, which places it 400 ms later.
+    const deadline = new AbortController();
+    c.fake.inject({ method: 'POST', path: '/orders/regular', delayMs: 400, onArrival: () => deadline.abort() });
     const placing = input(BUY, 'lostSignal1');
-    const error = await expectFailure(
-      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(100) }, c.session, placing),
-    );
+    const error = await expectFailure(c.broker.placeOrder({ ...c.ctx, signal: deadline.signal }, c.session, placing));
     expect(error).toMatchObject({
       kind: 'BrokerUnavailable',
       outcomeUnknown: true,
       message: 'Zerodha: no answer before the deadline',
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const lookUp = () =>
+      findOrder(c.broker, c.ctx, c.session, {
+        accountId: ACCOUNT,
+        clientOrderId: 'lostSignal1',
+        order: placing.order,
+        sentAt: c.clock.now,
+      });
+    await vi.waitFor(async () => expect(await lookUp()).not.toEqual({ match: 'none' }), { timeout: 4_000 });
     expect(c.fake.submissions().length).toBe(before + 1);
-    const found = await findOrder(c.broker, c.ctx, c.session, {
-      accountId: ACCOUNT,
-      clientOrderId: 'lostSignal1',
-      order: placing.order,
-      sentAt: c.clock.now,
-    });
-    expect(found).toMatchObject({ match: 'exact', order: { status: 'filled', price: 800 } });
+    expect(await lookUp()).toMatchObject({ match: 'exact', order: { status: 'filled', price: 800 } });
   });
 });
 
