@@ -90,8 +90,9 @@ describe('MetaTrader: a live hook per class', () => {
     expect(fake.trades()).toHaveLength(before + 1);
     const stored = async () => (await signalRows(t, user.userId)).find((row) => row.id === id);
     // The outcome is written after the answer: wait for that write, which is the state under test.
-    await vi.waitFor(async () =>
-      expect(await stored()).toMatchObject({ status: 'unknown', broker_order_id: null, credit_held: true }),
+    await vi.waitFor(
+      async () => expect(await stored()).toMatchObject({ status: 'unknown', broker_order_id: null, credit_held: true }),
+      { timeout: 10_000 },
     );
 
     const options = { owner: 'metatrader-test', inFlight: { ids: () => [] }, staleAfterMs: 0, intervalMs: 1_000 };

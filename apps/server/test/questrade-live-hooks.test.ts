@@ -60,12 +60,14 @@ describe('Questrade: a live hook', () => {
     expect(fake.submissions()).toHaveLength(before + 1);
     const stored = async () => (await signalRows(t, user.userId)).find((row) => row.id === id);
     // The outcome is written after the answer: wait for that write, which is the state under test.
-    await vi.waitFor(async () =>
-      expect(await stored()).toMatchObject({
-        status: 'unknown',
-        broker_order_id: String(taken.orderId),
-        credit_held: true,
-      }),
+    await vi.waitFor(
+      async () =>
+        expect(await stored()).toMatchObject({
+          status: 'unknown',
+          broker_order_id: String(taken.orderId),
+          credit_held: true,
+        }),
+      { timeout: 10_000 },
     );
 
     const options = { owner: 'questrade-test', inFlight: { ids: () => [] }, staleAfterMs: 0, intervalMs: 1_000 };

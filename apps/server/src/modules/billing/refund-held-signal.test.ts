@@ -41,7 +41,7 @@ describe('a refund of a pack while a held credit’s outcome is being written', 
         settled = true;
       });
       // The refund's event has run into the held signal (and will run again), or was applied.
-      await vi.waitFor(() => expect(settled || warn.mock.calls.length > 0).toBe(true));
+      await vi.waitFor(() => expect(settled || warn.mock.calls.length > 0).toBe(true), { timeout: 10_000 });
       // The order failed: its credit is released, as the hook writes it, then the refund runs again.
       await (await hookBooks(b.t, trader, hook)).reject('outcomeNowSignal0001');
       await hook.query('commit');

@@ -250,8 +250,9 @@ describe('a reconnect bringing accounts of two connections', () => {
 
     // The broker now brings both accounts under one login.
     const reconnected = await connect(t, gus, 'keyfake', ['key-both', 'sekret-ok']);
-    await vi.waitFor(() =>
-      expect(changed).toEqual(expect.arrayContaining([demoShortKey, liveShortKey, otherShortKey])),
+    await vi.waitFor(
+      () => expect(changed).toEqual(expect.arrayContaining([demoShortKey, liveShortKey, otherShortKey])),
+      { timeout: 10_000 },
     );
     await listener.query('unlisten hook_changed');
     listener.release();

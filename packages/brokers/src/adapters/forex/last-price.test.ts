@@ -44,7 +44,7 @@ describe('FOREX.com: lastPrice', () => {
     expect([order.kind, order.message]).toEqual(refused);
     expect(t.posted('/order/newtradeorder')).toHaveLength(0);
     // The tick asked alongside the refused one has taken its refusal too before the next case.
-    await vi.waitFor(() => expect(ticks()).toBe(before + 4));
+    await vi.waitFor(() => expect(ticks()).toBe(before + 4), { timeout: 4_000 });
   });
 
   it('a 403 on the market search (/cfd/markets) refuses that order or quote, not the connection', async () => {

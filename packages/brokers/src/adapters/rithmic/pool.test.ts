@@ -68,7 +68,7 @@ describe('the order plant’s kept session', () => {
     const pool = createPlantPool(50);
     const mark = fake.requests.length;
     expect(await pool.use(ctx, FAKE_CREDENTIALS, listAccounts)).toHaveLength(1);
-    await vi.waitFor(() => expect(count('RequestLogout', mark)).toBe(1));
+    await vi.waitFor(() => expect(count('RequestLogout', mark)).toBe(1), { timeout: 4_000 });
     expect(await pool.use(ctx, FAKE_CREDENTIALS, listAccounts)).toHaveLength(1);
     expect(count('RequestLogin', mark)).toBe(2);
     await pool.close();
