@@ -144,4 +144,28 @@ describe('queued signals placed meanwhile', () => {
     await act(async () => tell({ data: { live: { kind: 'activity', at: 1 } } }));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Queued signals' })).toBeNull());
   });
+
+  it('are no longer offered once the stream is live, when placed after the list loaded but before the stream began', async () => {
+    let rows = [row('q1', 'h1')];
+    let tell: (payload: GraphQLPayload) => void = () => {};
+    const { calls } = renderWithClient(
+      <LiveProvider>
+        <QueuedSignals hookKey="h1" />
+      </LiveProvider>,
+      {
+        QueuedSignals: () => ({ data: { queuedSignals: rows } }),
+        Live: () =>
+          new Promise<GraphQLPayload>((resolve) => {
+            tell = resolve;
+          }),
+      },
+    );
+    expect(await screen.findByRole('button', { name: 'Cancel' })).toBeTruthy();
+    await waitFor(() => expect(calls('Live')).toHaveLength(1));
+    // Placed while the page's first stream was on its way: the stream will not tell of it.
+    rows = [row('q1', 'h1', 'placed')];
+    await act(async () => tell({ data: { live: { kind: 'ready', at: 1 } } }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Queued signals' })).toBeNull());
+    expect(calls('QueuedSignals')).toHaveLength(2);
+  });
 });

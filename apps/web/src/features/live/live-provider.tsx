@@ -14,24 +14,19 @@ const LiveContext = createContext<LiveValue>({ status: 'connecting', version: 0 
 
 /**
  * Live updates (issue #21): one `live` subscription for the signed-in screens, shared by the
- * browser's tabs (live-stream.ts). Each event but the first 'ready' bumps `version`; a lost stream
- * shows 'reconnecting' and subscribes again, and the 'ready' of a reconnection (or of another tab
- * taking the stream over) bumps `version` too (changes may have been missed meanwhile).
+ * browser's tabs (live-stream.ts). Every event bumps `version`, 'ready' too: the screens loaded
+ * before a stream began (the page's first, a reconnection's, another tab's taking it over) may
+ * have missed a change meanwhile, a signal placed between their load and the subscription. A lost
+ * stream shows 'reconnecting' and subscribes again.
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const client = useClient();
   const [value, setValue] = useState<LiveValue>({ status: 'connecting', version: 0 });
-  const everConnected = useRef(false);
 
   useEffect(() => {
     const tell = (message: LiveMessage) => {
-      if (message.status === 'reconnecting' || !message.kind) {
-        setValue((v) => ({ ...v, status: message.status }));
-      } else {
-        const bump = message.kind !== 'ready' || everConnected.current;
-        setValue((v) => ({ status: 'live', version: bump ? v.version + 1 : v.version }));
-      }
-      if (message.status === 'live') everConnected.current = true;
+      if (message.status === 'reconnecting' || !message.kind) setValue((v) => ({ ...v, status: message.status }));
+      else setValue((v) => ({ status: 'live', version: v.version + 1 }));
     };
     return shareLiveStream((told) => openLiveStream(client, told), tell);
   }, [client]);
