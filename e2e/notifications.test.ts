@@ -86,6 +86,11 @@ describe('notifications panel', () => {
     );
     await logRows(panel).last().scrollIntoViewIfNeeded();
     await snap(page, 'notifications-panel-log-desktop');
+    // Each row's Re-send reads on one line (it broke at its hyphen beside a long response).
+    for (const button of await panel.getByRole('button', { name: /^Re-send/ }).all()) {
+      const lineHeight = await button.evaluate((element) => Number.parseFloat(getComputedStyle(element).lineHeight));
+      expect((await button.boundingBox())?.height).toBeLessThan(lineHeight * 1.5);
+    }
 
     // Re-send the webhook: the same webhook-id again.
     await logRows(panel)

@@ -55,7 +55,7 @@ export function DeliveryLog({
                 <td className="text-end">
                   <button
                     type="button"
-                    className="btn btn-sm btn-link p-0"
+                    className="btn btn-sm btn-link p-0 text-nowrap"
                     disabled={busy !== null}
                     onClick={() => onResend(delivery)}
                     aria-label={`Re-send ${eventLabel(delivery.event)} of ${time}`}
