@@ -122,7 +122,11 @@ describe('queued signals when the list cannot be reloaded', () => {
 });
 
 describe('queued signals placed meanwhile', () => {
-  it('are no longer offered to cancel once the server tells of the new activity', async () => {
+  /**
+   * A waiting signal on a screen with its live stream; the signal is then placed, and the stream
+   * says `kind`. Returns the screen's calls once the list no longer offers it.
+   */
+  async function placedThenTold(kind: string) {
     let rows = [row('q1', 'h1')];
     let tell: (payload: GraphQLPayload) => void = () => {};
     const { calls } = renderWithClient(
@@ -139,33 +143,20 @@ describe('queued signals placed meanwhile', () => {
     );
     expect(await screen.findByRole('button', { name: 'Cancel' })).toBeTruthy();
     await waitFor(() => expect(calls('Live')).toHaveLength(1));
-    // The trading window opened: the signal was placed, its placement logged.
     rows = [row('q1', 'h1', 'placed')];
-    await act(async () => tell({ data: { live: { kind: 'activity', at: 1 } } }));
+    await act(async () => tell({ data: { live: { kind, at: 1 } } }));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Queued signals' })).toBeNull());
+    return calls;
+  }
+
+  it('are no longer offered to cancel once the server tells of the new activity', async () => {
+    // The trading window opened: the signal was placed, its placement logged.
+    await placedThenTold('activity');
   });
 
   it('are no longer offered once the stream is live, when placed after the list loaded but before the stream began', async () => {
-    let rows = [row('q1', 'h1')];
-    let tell: (payload: GraphQLPayload) => void = () => {};
-    const { calls } = renderWithClient(
-      <LiveProvider>
-        <QueuedSignals hookKey="h1" />
-      </LiveProvider>,
-      {
-        QueuedSignals: () => ({ data: { queuedSignals: rows } }),
-        Live: () =>
-          new Promise<GraphQLPayload>((resolve) => {
-            tell = resolve;
-          }),
-      },
-    );
-    expect(await screen.findByRole('button', { name: 'Cancel' })).toBeTruthy();
-    await waitFor(() => expect(calls('Live')).toHaveLength(1));
     // Placed while the page's first stream was on its way: the stream will not tell of it.
-    rows = [row('q1', 'h1', 'placed')];
-    await act(async () => tell({ data: { live: { kind: 'ready', at: 1 } } }));
-    await waitFor(() => expect(screen.queryByRole('region', { name: 'Queued signals' })).toBeNull());
+    const calls = await placedThenTold('ready');
     expect(calls('QueuedSignals')).toHaveLength(2);
   });
 });
