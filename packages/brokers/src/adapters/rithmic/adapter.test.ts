@@ -397,9 +397,13 @@ describe('lost answers and lookup', () => {
 
   it('no answer before the deadline is outcome-unknown; a forced logout too', async () => {
     fake.answerNext({ method: 'SEND', path: '/RequestNewOrder', status: 200, body: [] });
-    const late = await failure(
-      broker.placeOrder({ ...ctx, signal: AbortSignal.timeout(300) }, session, input(ES, 'sig-late')),
-    );
+    // The deadline passes once the order is at Rithmic (never answered), whatever came before it.
+    const orders = sent('RequestNewOrder').length;
+    const deadline = new AbortController();
+    const placing = failure(broker.placeOrder({ ...ctx, signal: deadline.signal }, session, input(ES, 'sig-late')));
+    await vi.waitFor(() => expect(sent('RequestNewOrder')).toHaveLength(orders + 1), { timeout: 4_000 });
+    deadline.abort();
+    const late = await placing;
     expect(late).toMatchObject({
       kind: 'BrokerUnavailable',
       message: 'Rithmic: no answer from Rithmic before the deadline',

@@ -107,9 +107,12 @@ describe('the order plant’s kept session', () => {
     await broker.placeOrder(ctx, session, input('first'));
     const mark = fake.requests.length;
     fake.answerNext({ method: 'SEND', path: '/RequestShowOrders', status: 200, body: [] });
-    const late = await failure(
-      broker.findByBrokerId({ ...ctx, signal: AbortSignal.timeout(200) }, session, accountId, '1'),
-    );
+    // The deadline passes once the question is at Rithmic (never answered).
+    const deadline = new AbortController();
+    const asking = failure(broker.findByBrokerId({ ...ctx, signal: deadline.signal }, session, accountId, '1'));
+    await vi.waitFor(() => expect(count('RequestShowOrders', mark)).toBe(1), { timeout: 4_000 });
+    deadline.abort();
+    const late = await asking;
     expect(late).toMatchObject({
       kind: 'BrokerUnavailable',
       message: 'Rithmic: no answer from Rithmic before the deadline',
