@@ -130,6 +130,7 @@ describe('errors', () => {
 
   it('a timed-out submission is not resent; its outcome is unknown and reconciled by client order id', async () => {
     const before = fake.submissions().length;
+    const held = fake.orders.length;
     // The deadline passes as the order reaches Alpaca, which places it 400 ms later.
     const deadline = new AbortController();
     fake.inject({ delayMs: 400, onArrival: () => deadline.abort() });
@@ -140,10 +141,12 @@ describe('errors', () => {
       outcomeUnknown: true,
       message: 'Alpaca: no answer before the deadline',
     });
-    const lookUp = () => findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId });
-    await vi.waitFor(async () => expect(await lookUp()).not.toEqual({ match: 'none' }), { timeout: 4_000 });
+    await vi.waitFor(() => expect(fake.orders).toHaveLength(held + 1), { timeout: 4_000 });
     expect(fake.submissions().length).toBe(before + 1);
-    expect(await lookUp()).toMatchObject({ match: 'exact', order: { status: 'filled', price: 100 } });
+    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId })).toMatchObject({
+      match: 'exact',
+      order: { status: 'filled', price: 100 },
+    });
   });
 
   it('refuses an account not in the connection', async () => {

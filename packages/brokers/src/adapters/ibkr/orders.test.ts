@@ -121,16 +121,15 @@ describe('exactly once', () => {
       outcomeUnknown: true,
       message: 'Interactive Brokers: no answer before the deadline',
     });
-    const lookUp = () =>
-      findOrder(c.broker, c.ctx, c.session, {
-        accountId: ACCOUNT,
-        clientOrderId: placing.clientOrderId,
-        order: placing.order,
-        sentAt: c.clock.now,
-      });
     await vi.waitFor(() => expect(c.fake.ledger.orders.length).toBe(held + 1), { timeout: 4_000 });
     expect(submissions()).toBe(before + 1);
-    expect(await lookUp()).toMatchObject({ match: 'exact', order: { status: 'accepted' } });
+    const found = await findOrder(c.broker, c.ctx, c.session, {
+      accountId: ACCOUNT,
+      clientOrderId: placing.clientOrderId,
+      order: placing.order,
+      sentAt: c.clock.now,
+    });
+    expect(found).toMatchObject({ match: 'exact', order: { status: 'accepted' } });
   });
 
   it.each([

@@ -112,6 +112,7 @@ describe('errors', () => {
 
   it('a timed-out placement is not resent; our tag finds it in the book', async () => {
     const before = c.fake.submissions().length;
+    const held = c.fake.orders.length;
     // The deadline passes as the order reaches Kite, which places it 400 ms later.
     const deadline = new AbortController();
     c.fake.inject({ method: 'POST', path: '/orders/regular', delayMs: 400, onArrival: () => deadline.abort() });
@@ -122,16 +123,15 @@ describe('errors', () => {
       outcomeUnknown: true,
       message: 'Zerodha: no answer before the deadline',
     });
-    const lookUp = () =>
-      findOrder(c.broker, c.ctx, c.session, {
-        accountId: ACCOUNT,
-        clientOrderId: 'lostSignal1',
-        order: placing.order,
-        sentAt: c.clock.now,
-      });
-    await vi.waitFor(async () => expect(await lookUp()).not.toEqual({ match: 'none' }), { timeout: 4_000 });
+    await vi.waitFor(() => expect(c.fake.orders).toHaveLength(held + 1), { timeout: 4_000 });
     expect(c.fake.submissions().length).toBe(before + 1);
-    expect(await lookUp()).toMatchObject({ match: 'exact', order: { status: 'filled', price: 800 } });
+    const found = await findOrder(c.broker, c.ctx, c.session, {
+      accountId: ACCOUNT,
+      clientOrderId: 'lostSignal1',
+      order: placing.order,
+      sentAt: c.clock.now,
+    });
+    expect(found).toMatchObject({ match: 'exact', order: { status: 'filled', price: 800 } });
   });
 });
 
