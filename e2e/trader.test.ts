@@ -113,16 +113,18 @@ describe('connecting TradingView and reactivating a webhook', () => {
     const box = await panel.locator('.modal-content').boundingBox();
     expect(box?.width).toBe(PHONE.width);
     await panel.getByRole('tab', { name: 'TrendSpider' }).click();
-    await panel.getByLabel('TrendSpider alert').waitFor();
+    // The title follows the chosen platform.
+    const trendSpider = page.getByRole('dialog', { name: 'Connect TrendSpider · Phone test' });
+    await trendSpider.getByLabel('TrendSpider alert').waitFor();
     // Nothing wider than the phone: no sideways scrolling inside the panel.
-    const body = panel.locator('.modal-body');
+    const body = trendSpider.locator('.modal-body');
     expect(await body.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     await snap(page, 'trader-tradingview-panel-phone');
-    await panel.getByRole('button', { name: 'Send test signal' }).click();
-    await panel.getByText('Answer: 201').waitFor();
+    await trendSpider.getByRole('button', { name: 'Send test signal' }).click();
+    await trendSpider.getByText('Answer: 201').waitFor();
     await snap(page, 'trader-test-signal-phone');
     await page.keyboard.press('Escape');
-    await panel.waitFor({ state: 'detached' });
+    await trendSpider.waitFor({ state: 'detached' });
 
     const reactivate = row(page, 'Phone broken').getByRole('button', { name: 'Reactivate webhook Phone broken' });
     await reactivate.focus();

@@ -18,8 +18,8 @@ const PLATFORMS: ReadonlyArray<{ name: AlertPlatform; title: string }> = [
 
 /**
  * "Connect TradingView" of one webhook (issue #21): the URL, the messages for its broker with
- * each platform's steps, and a test signal through the hook. A dialog: focus stays inside and
- * returns to the button that opened it.
+ * each platform's steps, and a test signal through the hook. Its title names the platform whose
+ * tab is chosen. A dialog: focus stays inside and returns to the button that opened it.
  */
 export function PlatformPanel({
   hook,
@@ -34,6 +34,7 @@ export function PlatformPanel({
   const [platform, setPlatform] = useState<AlertPlatform>('tradingview');
   const messages = useMemo(() => alertMessages(provider), [provider]);
   const first = messages.find((message) => message.platform === platform);
+  const platformTitle = PLATFORMS.find(({ name }) => name === platform)?.title ?? 'TradingView';
   const makeSample = useCallback(
     () => (first ? fillPlaceholders(alertJson(first), provider) : '{}'),
     [first, provider],
@@ -43,7 +44,7 @@ export function PlatformPanel({
     <Modal show onHide={onClose} size="lg" fullscreen="md-down" scrollable aria-labelledby={`${id}-title`}>
       <Modal.Header closeButton>
         <Modal.Title id={`${id}-title`} as="h2" className="h5">
-          Connect TradingView · {hook.name}
+          Connect {platformTitle} · {hook.name}
         </Modal.Title>
       </Modal.Header>
       <Modal.Body>

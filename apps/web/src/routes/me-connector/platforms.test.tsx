@@ -80,7 +80,10 @@ describe('Connect TradingView', () => {
     expect(JSON.parse((within(dialog).getByLabelText('TrendSpider alert') as HTMLTextAreaElement).value)).toMatchObject(
       { symbol: '%alert_symbol%', limit_price: '%last_price%' },
     );
+    // The title names the chosen platform.
+    expect(screen.getByRole('dialog', { name: 'Connect TrendSpider · Swing' })).toBe(dialog);
     fireEvent.click(within(dialog).getByRole('tab', { name: 'Zapier' }));
+    expect(screen.getByRole('dialog', { name: 'Connect Zapier · Swing' })).toBe(dialog);
     expect(within(dialog).getByText(/Custom Request/)).toBeTruthy();
     expect(JSON.parse((within(dialog).getByLabelText('Zapier request data') as HTMLTextAreaElement).value)).toEqual({
       symbol: 'AAPL',
