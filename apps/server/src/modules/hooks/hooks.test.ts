@@ -59,8 +59,9 @@ async function createHook(headers = alice, name: string | null = 'Main', isTest 
   return answer.data.hookCreate;
 }
 
+/** Up to 5 s: a NOTIFY crosses PostgreSQL and a listening connection, slower on a loaded machine. */
 async function waitFor(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 describe('hookCreate', () => {

@@ -57,6 +57,6 @@ describe('documentation: symbol mapping of the caller’s webhooks', { timeout: 
 });
 
 async function waitForCall(done: () => boolean) {
-  for (let i = 0; i < 50 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let i = 0; i < 250 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
   expect(done()).toBe(true);
 }
