@@ -58,8 +58,8 @@ describe('a Stripe webhook across a SIGKILL', () => {
     await holder.query('select 1 from accounts where user_id = $1 for update', [userId]);
     const delivery = fake.webhooks.deliver(completed);
     await until(async () => {
-      // Within this transaction PostgreSQL answers pg_stat_activity from the snapshot of its
-      // first read: cleared, each look is a new one.
+      // Within this transaction PostgreSQL lists pg_stat_activity's sessions as its first read
+      // found them (a connection opened later is never seen): cleared, each look is a new one.
       await holder.query('select pg_stat_clear_snapshot()');
       const { rows } = await holder.query<{ n: number }>(
         `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()`,

@@ -116,8 +116,9 @@ describe('recovery codes', () => {
     const renew = (passcode: string) =>
       gql<{ userRecoveryCodesCreate: string[] }>(t.app, RENEW, { passcode }, bearer(session));
     const answers = Promise.all([renew(codes[4] ?? ''), renew(codes[5] ?? '')]);
-    // Asked on a connection of its own: within the holder's transaction PostgreSQL answers
-    // pg_stat_activity from the snapshot its first read took, which never changes.
+    // Asked on a connection of its own: within the holder's transaction PostgreSQL lists the
+    // sessions of pg_stat_activity as its first read found them, so a renewal on a connection
+    // opened after that is never seen waiting.
     const waiting = async () => {
       const { rows } = await t.services.db.$client.query<{ n: number }>(
         "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
