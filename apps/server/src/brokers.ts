@@ -19,7 +19,7 @@ export function createBrokers(config: Config, db: Database, extra: readonly Brok
           startingCash: config.PAPER_STARTING_CASH,
           symbols: config.PAPER_SYMBOLS_FILE?.symbols,
         })
-      : module.create(),
+      : module,
   );
   return createBrokerRegistry([...brokers, ...extra]);
 }

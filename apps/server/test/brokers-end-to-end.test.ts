@@ -46,8 +46,7 @@ afterAll(async () => {
 });
 
 function connectTo(name: string, user: Trader, fake: ProtocolFake): Promise<ConnectorAnswer> {
-  const broker = t.services.brokers.get(name);
-  if (broker?.descriptor.authentication.type === 'open') return connectWithOAuth(t, user, name, fake);
+  if (t.services.brokers.descriptor(name)?.authentication.type === 'open') return connectWithOAuth(t, user, name, fake);
   return connectWithCredentials(t, user, name, fake.credentials(''));
 }
 

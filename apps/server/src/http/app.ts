@@ -75,7 +75,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   // last-added first, so a hook of its own added after this one closed them under those calls.
   app.addHook('onClose', async () => {
     await signals.stop();
-    await Promise.allSettled(services.brokers.list().map(async (broker) => broker.close?.()));
+    await Promise.allSettled(services.brokers.loaded().map(async (broker) => broker.close?.()));
   });
   // Work a request left running after its answer (a password reset's mail): done before the pool
   // closes (server.ts), which the server's own onClose (run first) does after the last request.

@@ -56,13 +56,16 @@ const session: BrokerSession = {
 };
 const ctx = { baseUrl: 'http://127.0.0.1:9', clientId: 'none', clientSecret: 'none' };
 
+const loaded = new Map(
+  await Promise.all(brokerModules.map(async (module) => [module.descriptor.name, await module.load()] as const)),
+);
+
 describe.each(CASES)('$broker', ({ broker: name, refused, message, valid }) => {
-  const module = brokerModules.find((m) => m.descriptor.name === name);
-  if (!module) throw new Error(`no broker ${name}`);
-  const broker = module.create();
+  const broker = loaded.get(name);
+  if (!broker) throw new Error(`no broker ${name}`);
   const input = (signal: Record<string, unknown>) => ({
     accountId: 'A1',
-    order: normalizeOrderOrThrow(signal, { provider: module.descriptor, now: WRITTEN_AT }),
+    order: normalizeOrderOrThrow(signal, { provider: broker.descriptor, now: WRITTEN_AT }),
     clientOrderId: 'sig-check-1',
   });
 

@@ -10,12 +10,15 @@ import { BROKER_ERROR_KINDS, BrokerError } from './errors.ts';
 import { createBrokerRegistry, toProvider } from './registry.ts';
 import { isUnavailable } from './unavailable.ts';
 
-const all = brokerModules.map((module) => module.create());
+const all = await Promise.all(brokerModules.map((module) => module.load()));
 const brokers = all.filter((broker) => !isUnavailable(broker.descriptor));
 const unavailable = all.filter((broker) => isUnavailable(broker.descriptor));
 
 it('finds one broker per folder of adapters/, named as its folder', () => {
   expect(brokerModules.map((module) => module.descriptor.name)).toEqual(brokerFolders());
+  // What the registry shows before loading (titles, providers) is what the adapter runs by.
+  expect(all.map((broker) => broker.descriptor)).toEqual(brokerModules.map((module) => module.descriptor));
+  for (const [i, module] of brokerModules.entries()) expect(all[i]?.descriptor).toBe(module.descriptor);
   expect(() => createBrokerRegistry(all)).not.toThrow();
 });
 

@@ -14,7 +14,9 @@ beforeAll(() => {
   vi.setSystemTime(NOW);
 });
 afterAll(() => vi.useRealTimers());
-const brokers = brokerModules.map((module) => module.create()).filter((broker) => !isUnavailable(broker.descriptor));
+const brokers = (await Promise.all(brokerModules.map((module) => module.load()))).filter(
+  (broker) => !isUnavailable(broker.descriptor),
+);
 
 describe.each(brokers.map((broker) => [broker.descriptor.name, broker] as const))('%s', (_name, broker) => {
   it('shows only orders its test hook takes', () => {

@@ -30,11 +30,12 @@ const registry = createBrokerRegistry([
 ]);
 
 describe('createBrokerRegistry', () => {
-  it('finds brokers by name, disabled ones included', () => {
-    expect(registry.get('zeta')?.descriptor.title).toBe('Zeta Securities');
-    expect(registry.get('gone')?.descriptor.status).toBe('disabled');
-    expect(registry.get('nope')).toBeUndefined();
-    expect(registry.list().map((broker) => broker.descriptor.name)).toEqual([
+  it('finds brokers by name, disabled ones included', async () => {
+    expect(registry.descriptor('zeta')?.title).toBe('Zeta Securities');
+    expect((await registry.load('gone'))?.descriptor.status).toBe('disabled');
+    expect(registry.descriptor('nope')).toBeUndefined();
+    expect(await registry.load('nope')).toBeUndefined();
+    expect(registry.descriptors().map((descriptor) => descriptor.name)).toEqual([
       'zeta',
       'alpha',
       'gone',
@@ -61,7 +62,7 @@ describe('createBrokerRegistry', () => {
     expect(() => {
       if (provider) (provider as { title: string }).title = 'changed';
     }).toThrow();
-    expect(registry.get('bravo')?.descriptor.title).toBe('Bravo');
+    expect(registry.descriptor('bravo')?.title).toBe('Bravo');
   });
 
   it('refuses a name registered twice or not fit for a config variable', () => {
@@ -72,9 +73,61 @@ describe('createBrokerRegistry', () => {
   });
 });
 
+describe("a folder's broker", () => {
+  /** A module as a folder's index.ts makes one, counting how often its code is loaded. */
+  function lazyModule(name: string, fail = 0) {
+    const broker = fakeBroker({ name });
+    const module = {
+      descriptor: broker.descriptor,
+      loads: 0,
+      load: async (): Promise<Broker> => {
+        module.loads += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (module.loads <= fail) throw new Error('import failed');
+        return broker;
+      },
+    };
+    return module;
+  }
+
+  it('is described without loading its code, and loaded once on first use', async () => {
+    const lazy = lazyModule('lazy');
+    const ready = fakeBroker({ name: 'ready' });
+    const brokers = createBrokerRegistry([lazy, ready]);
+    expect(brokers.descriptor('lazy')?.title).toBe('lazy');
+    expect(brokers.providers().map((provider) => provider.name)).toEqual(['lazy', 'ready']);
+    expect(lazy.loads).toBe(0);
+    expect(brokers.loaded()).toEqual([ready]);
+
+    const [first, second] = await Promise.all([brokers.load('lazy'), brokers.load('lazy')]);
+    expect(first).toBe(second);
+    expect(await brokers.load('lazy')).toBe(first);
+    expect(lazy.loads).toBe(1);
+    expect(brokers.loaded().map((broker) => broker.descriptor.name)).toEqual(['ready', 'lazy']);
+  });
+
+  it('is tried again after its code failed to load', async () => {
+    const flaky = lazyModule('flaky', 1);
+    const brokers = createBrokerRegistry([flaky]);
+    await expect(brokers.load('flaky')).rejects.toThrow('import failed');
+    expect(brokers.loaded()).toEqual([]);
+    expect((await brokers.load('flaky'))?.descriptor.name).toBe('flaky');
+    expect(flaky.loads).toBe(2);
+  });
+
+  it('is refused when its code builds another broker', async () => {
+    const other = fakeBroker({ name: 'other' });
+    const brokers = createBrokerRegistry([
+      { descriptor: { ...other.descriptor, name: 'named' }, load: async () => other },
+    ]);
+    await expect(brokers.load('named')).rejects.toThrow('broker "named" loaded as "other"');
+    expect(brokers.loaded()).toEqual([]);
+  });
+});
+
 describe('resolveBrokerContext', () => {
-  const zeta = registry.get('zeta')?.descriptor;
-  const bravo = registry.get('bravo')?.descriptor;
+  const zeta = registry.descriptor('zeta');
+  const bravo = registry.descriptor('bravo');
   if (!zeta || !bravo) throw new Error('fixture missing');
 
   it('uses the descriptor base URL unless <NAME>_BASE_URL overrides it', () => {

@@ -2,11 +2,20 @@
 // connect grid, the docs screen and the order validator read.
 import type { Provider } from '@router/orders';
 import type { Broker, BrokerDescriptor } from './broker.ts';
+import type { BrokerModule } from './define.ts';
 
 export interface BrokerRegistry {
-  get(name: string): Broker | undefined;
-  /** Every registered broker, disabled ones included, in registration order. */
-  list(): readonly Broker[];
+  /** A broker's descriptor, its adapter not loaded (titles, capabilities, config names). */
+  descriptor(name: string): BrokerDescriptor | undefined;
+  /**
+   * A broker's adapter, disabled ones included; its code is imported on the first call (every
+   * later call answers the same adapter). Undefined for a name no broker has.
+   */
+  load(name: string): Promise<Broker | undefined>;
+  /** Every registered broker's descriptor, disabled ones included, in registration order. */
+  descriptors(): readonly BrokerDescriptor[];
+  /** The adapters loaded so far (the server closes them when it stops). */
+  loaded(): readonly Broker[];
   /** Providers users see (status not 'disabled'): active, then beta, then unavailable, each by title. */
   providers(): readonly Provider[];
 }
@@ -44,26 +53,63 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export function createBrokerRegistry(brokers: readonly Broker[]): BrokerRegistry {
-  const byName = new Map<string, Broker>();
-  for (const broker of brokers) {
-    const { name } = broker.descriptor;
+/** A broker to register: a ready adapter (paper over the server's store, tests), or a folder's module. */
+export type RegisteredBroker = Broker | BrokerModule;
+
+const isModule = (entry: RegisteredBroker): entry is BrokerModule => 'load' in entry;
+
+export function createBrokerRegistry(entries: readonly RegisteredBroker[]): BrokerRegistry {
+  const byName = new Map<string, RegisteredBroker>();
+  for (const entry of entries) {
+    const { name } = entry.descriptor;
     if (!/^[a-z][a-z0-9_]*$/.test(name))
       throw new Error(`broker name "${name}" must be lower-case letters, digits and _`);
     if (byName.has(name)) throw new Error(`broker "${name}" registered twice`);
-    byName.set(name, broker);
+    byName.set(name, entry);
   }
-  const all = Object.freeze([...brokers]);
+  const descriptors = Object.freeze(entries.map((entry) => entry.descriptor));
+  const loaded = new Map<string, Broker>();
+  const loading = new Map<string, Promise<Broker>>();
+  for (const entry of entries) if (!isModule(entry)) loaded.set(entry.descriptor.name, entry);
+
+  function load(name: string): Promise<Broker | undefined> {
+    const entry = byName.get(name);
+    if (!entry) return Promise.resolve(undefined);
+    const ready = loaded.get(name);
+    if (ready) return Promise.resolve(ready);
+    let pending = loading.get(name);
+    if (!pending) {
+      pending = (entry as BrokerModule).load().then(
+        (broker) => {
+          if (broker.descriptor.name !== name)
+            throw new Error(`broker "${name}" loaded as "${broker.descriptor.name}"`);
+          loaded.set(name, broker);
+          loading.delete(name);
+          return broker;
+        },
+        (error: unknown) => {
+          // Not remembered: the next use tries again.
+          loading.delete(name);
+          throw error;
+        },
+      );
+      loading.set(name, pending);
+    }
+    return pending;
+  }
+
   // Computed once: descriptors are static, and the list is served on every page load.
   const providers = deepFreeze(
-    all
-      .map((broker) => toProvider(broker.descriptor))
+    descriptors
+      .map((descriptor) => toProvider(descriptor))
       .filter((provider) => provider.status !== 'disabled')
       .sort(compareProviders),
   );
   return {
-    get: (name) => byName.get(name),
-    list: () => all,
+    descriptor: (name) => byName.get(name)?.descriptor,
+    load,
+    descriptors: () => descriptors,
+    loaded: () => [...loaded.values()],
     providers: () => providers,
   };
 }

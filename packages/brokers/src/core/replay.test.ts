@@ -43,7 +43,7 @@ async function connected(folder: string): Promise<{ fake: ProtocolFake; target: 
   const start = await loadProtocolFake(folder);
   if (!module || !start) throw new Error(`adapters/${folder}: fixtures need a broker and its protocol fake`);
   const fake = await start();
-  const broker = module.create();
+  const broker = await module.load();
   onTestFinished(async () => {
     await broker.close?.();
     await fake.close();

@@ -31,7 +31,7 @@ const SPEC_SCALES: Readonly<Record<string, number>> = {
 it('gives every provider SPEC §9 names the scale factor SPEC gives it', () => {
   const scales = Object.fromEntries(
     brokerModules
-      .map((module) => toProvider(module.create().descriptor))
+      .map((module) => toProvider(module.descriptor))
       .filter((provider) => provider.name in SPEC_SCALES)
       .map((provider) => [provider.name, provider.scale]),
   );

@@ -13,7 +13,7 @@ const module = defineUnavailableBroker({
 it('describes a listed provider that cannot be connected', () => {
   const { descriptor } = module;
   expect(isUnavailable(descriptor)).toBe(true);
-  expect(createBrokerRegistry([module.create()]).providers()).toEqual([
+  expect(createBrokerRegistry([module]).providers()).toEqual([
     {
       name: 'nowhere',
       title: 'Nowhere Securities',
@@ -30,8 +30,7 @@ it('describes a listed provider that cannot be connected', () => {
 });
 
 it('refuses a connection with its help text, prefixed with its title', async () => {
-  const error = await module
-    .create()
+  const error = await (await module.load())
     .connect({ baseUrl: '' }, { credentials: {} })
     .catch((caught: unknown) => caught);
   expect(isBrokerError(error) && error.kind).toBe('BrokerUnavailable');

@@ -41,5 +41,5 @@ export function defineUnavailableBroker(provider: UnavailableProvider): BrokerMo
   };
   const refuse = () => Promise.reject(unavailableError(descriptor));
   const broker: Broker = { descriptor, connect: refuse, placeOrder: refuse };
-  return defineBroker({ descriptor, create: () => broker });
+  return defineBroker({ descriptor, load: () => Promise.resolve(broker) });
 }

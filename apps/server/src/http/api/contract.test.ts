@@ -382,7 +382,7 @@ describe('real answers against the document', () => {
         { body: text },
       );
       expect(refused.status).toBe(400);
-      const expected = normalizeOrder(text, { provider: server.services.brokers.get('paper')?.descriptor });
+      const expected = normalizeOrder(text, { provider: server.services.brokers.descriptor('paper') });
       expect(expected.ok).toBe(false);
       expect(refused.body).toEqual({ status: 'ValidationError', message: expected.ok ? '' : expected.error.message });
     }

@@ -9,7 +9,7 @@ import type { ResolvedAccount } from './accounts.ts';
 
 async function holdings(services: Services, target: ResolvedAccount): Promise<Holdings> {
   const { connector, account } = target;
-  const broker = services.brokers.get(connector.providerName);
+  const broker = await services.brokers.load(connector.providerName);
   if (!broker?.getHoldings || broker.descriptor.has.getHoldings === false) {
     const title = broker?.descriptor.title ?? connector.providerName;
     throw new AppError('EXECUTION', `${title}: positions and balances are not offered by this broker`);

@@ -35,7 +35,7 @@ async function answered(signals: SignalRuntime, row: OrderRow): Promise<AnswerOv
   // Only an answer already given: a call still running stays 'pending'.
   const answer = await Promise.race([inFlight, Promise.resolve(undefined)]);
   if (answer?.statusCode !== 201) return undefined;
-  const title = signals.services.brokers.get(row.providerName)?.descriptor.title ?? row.providerName;
+  const title = signals.services.brokers.descriptor(row.providerName)?.title ?? row.providerName;
   return overlayFromAnswer(row.id, answer.body, title);
 }
 
@@ -124,7 +124,7 @@ export async function cancelApiOrder(
       "This order's account is no longer part of its broker connection: reconnect the broker with that account",
     );
   }
-  const broker = services.brokers.get(connector.providerName);
+  const broker = await services.brokers.load(connector.providerName);
   if (!broker?.cancelOrder) {
     throw new AppError(
       'EXECUTION',

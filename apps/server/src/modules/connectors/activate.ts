@@ -147,7 +147,7 @@ export async function activateConnector(
   providerName: string,
   credentials: readonly string[],
 ): Promise<ConnectorView> {
-  const broker = providerBroker(services, providerName);
+  const broker = await providerBroker(services, providerName);
   const { values, pending, handedOut } = await readCredentials(services, actor, broker, credentials);
   let session: BrokerSession;
   try {

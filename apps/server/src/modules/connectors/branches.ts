@@ -18,7 +18,7 @@ export async function searchBranches(
 ): Promise<BrokerBranch[]> {
   if (search.length > MAX_BRANCH_SEARCH_LENGTH)
     throw new AppError('VALIDATION', `At most ${MAX_BRANCH_SEARCH_LENGTH} characters`, { field: 'search' });
-  const broker = providerBroker(services, providerName);
+  const broker = await providerBroker(services, providerName);
   if (!broker.searchBranches) return [];
   try {
     return await broker.searchBranches(

@@ -44,7 +44,7 @@ export async function createConnector(
   actor: Actor,
   providerName: string,
 ): Promise<ConnectorCreation> {
-  const broker = providerBroker(services, providerName);
+  const broker = await providerBroker(services, providerName);
   const { authentication, title } = broker.descriptor;
   const common = { referrerBase: authentication.referrerBase ?? null, help: authentication.help ?? null };
   if (authentication.type !== 'open') {

@@ -10,7 +10,7 @@ import { openSession } from './session.ts';
 const DISCONNECT_TIMEOUT_MS = 10_000;
 
 export async function disconnectAtBroker(services: Services, connector: ConnectorRow): Promise<void> {
-  const broker = services.brokers.get(connector.providerName);
+  const broker = await services.brokers.load(connector.providerName);
   if (!broker?.disconnect || !connector.secrets) return;
   const fields = { connectorId: connector.id, provider: connector.providerName };
   try {

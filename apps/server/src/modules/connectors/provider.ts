@@ -20,21 +20,27 @@ import { brokerAppError } from './broker-error.ts';
  * The working adapter of `providerName`; NOT_FOUND for unknown or disabled providers, and for
  * unavailable ones (listed, no public order API) the refusal their help text words.
  */
-export function providerBroker(services: Services, providerName: string): Broker {
-  const broker = services.brokers.get(providerName);
-  if (!broker || broker.descriptor.status === 'disabled') {
+export async function providerBroker(services: Services, providerName: string): Promise<Broker> {
+  const descriptor = services.brokers.descriptor(providerName);
+  if (!descriptor || descriptor.status === 'disabled') {
     throw new AppError('NOT_FOUND', 'Provider not found', { field: 'providerName' });
   }
-  if (isUnavailable(broker.descriptor)) {
-    throw new AppError('EXECUTION', unavailableError(broker.descriptor).message, { field: 'providerName' });
+  if (isUnavailable(descriptor)) {
+    throw new AppError('EXECUTION', unavailableError(descriptor).message, { field: 'providerName' });
   }
+  const broker = await services.brokers.load(providerName);
+  if (!broker) throw new AppError('NOT_FOUND', 'Provider not found', { field: 'providerName' });
   return broker;
 }
 
 const contexts = new WeakMap<Config, Map<string, BrokerContext>>();
 
 /** The broker's context (base URL, client id and secret, OAuth redirect), built once per provider. */
-export function brokerContextFor(services: Services, broker: Broker, signal?: AbortSignal): BrokerContext {
+export function brokerContextFor(
+  services: Services,
+  broker: Pick<Broker, 'descriptor'>,
+  signal?: AbortSignal,
+): BrokerContext {
   const { config } = services;
   let byName = contexts.get(config);
   if (!byName) {
@@ -79,8 +85,8 @@ export function offeredProviders(services: Services): Provider[] {
   return services.brokers
     .providers()
     .map((provider) => {
-      const broker = services.brokers.get(provider.name);
-      if (provider.authentication.type !== 'open' || !broker || brokerContextFor(services, broker).clientId)
+      const descriptor = services.brokers.descriptor(provider.name);
+      if (provider.authentication.type !== 'open' || !descriptor || brokerContextFor(services, { descriptor }).clientId)
         return provider;
       const authentication = { ...provider.authentication, help: notConfigured(provider.title) };
       return { ...provider, status: 'unavailable' as const, authentication };

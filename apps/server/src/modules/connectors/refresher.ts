@@ -42,9 +42,9 @@ export async function refreshDueConnectors(
   // Renewed sessions the database did not take yet: saved before anything is refreshed.
   await saveKeptSessions(services);
   const refreshing = services.brokers
-    .list()
-    .filter((broker) => broker.refresh)
-    .map((broker) => broker.descriptor.name);
+    .descriptors()
+    .filter((descriptor) => descriptor.has.refresh !== false)
+    .map((descriptor) => descriptor.name);
   const pass: RefreshPass = { refreshed: 0, failed: 0 };
   const tried: number[] = [];
   for (;;) {

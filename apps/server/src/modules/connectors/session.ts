@@ -242,7 +242,7 @@ export async function withBrokerSession<T>(
   } = {},
 ): Promise<T> {
   if (!connector.isActive) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
-  const broker = services.brokers.get(connector.providerName);
+  const broker = await services.brokers.load(connector.providerName);
   if (!broker) throw new AppError('EXECUTION', `Provider ${connector.providerName} is not available`);
   // The version whose credentials the broker saw: a reconnect after it is not deactivated.
   let version = connector.updatedAt.getTime();

@@ -65,32 +65,35 @@ export async function loadHookEntry(services: Services, shortKey: string): Promi
   const row = await findHookForSignal(services, shortKey);
   if (!row) return null;
   const rules = row.rules === null ? null : compileRules(hookRulesSchema.parse(row.rules));
-  const entry = asEntry(services, row, row.connector, row.accountId, rules, []);
+  const entry = await asEntry(services, row, row.connector, row.accountId, rules, []);
   if (!rules?.fanOut.length) return entry;
   // Only hooks that fan out pay this second query, and only when they are cached.
   const keys = rules.fanOut.map((leg) => leg.connectorKey);
   const connectors = await selectConnectorsForSignal(services.db, row.userId, keys);
-  const fanOut = rules.fanOut.map((leg): FanOutTarget => {
-    const connector = connectors.find((c) => c.key === leg.connectorKey);
-    return { ...leg, entry: connector ? asEntry(services, row, connector, leg.accountId, null, []) : null };
-  });
+  const fanOut = await Promise.all(
+    rules.fanOut.map(async (leg): Promise<FanOutTarget> => {
+      const connector = connectors.find((c) => c.key === leg.connectorKey);
+      return { ...leg, entry: connector ? await asEntry(services, row, connector, leg.accountId, null, []) : null };
+    }),
+  );
   return { ...entry, fanOut };
 }
 
 /** The REST API's hook of an account (no rules, no fan-out) as the signal path takes it. */
-export function toHookEntry(services: Services, row: HookForSignal): HookEntry {
-  return { ...asEntry(services, row, row.connector, row.accountId, null, []), isApi: true };
+export async function toHookEntry(services: Services, row: HookForSignal): Promise<HookEntry> {
+  return { ...(await asEntry(services, row, row.connector, row.accountId, null, [])), isApi: true };
 }
 
-function asEntry(
+/** The entry of one account; its broker's adapter is loaded here, once per broker and process. */
+async function asEntry(
   services: Services,
   row: HookForSignal,
   connector: HookForSignal['connector'],
   accountId: string,
   rules: CompiledRules | null,
   fanOut: readonly FanOutTarget[],
-): HookEntry {
-  const broker = services.brokers.get(connector.providerName);
+): Promise<HookEntry> {
+  const broker = await services.brokers.load(connector.providerName);
   return {
     hookId: row.hookId,
     hookKey: row.hookKey,

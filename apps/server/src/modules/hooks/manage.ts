@@ -132,7 +132,7 @@ export async function updateHook(services: Services, actor: Actor, key: string, 
   }
   const hook = await requireHook(services, actor.userId, key);
   if (values.rules?.fanOut) await checkFanOut(services, actor, hook, values.rules.fanOut);
-  if (values.rules?.maxPosition !== undefined) checkPositionsReported(services, hook.providerName);
+  if (values.rules?.maxPosition !== undefined) await checkPositionsReported(services, hook.providerName);
   if (values.rules?.maxNotional !== undefined) checkNotionalKnown(services, hook.providerName);
   if (values.rules?.dayTimeZone !== undefined) await checkDayZoneKnown(services, values.rules.dayTimeZone);
   if (Object.keys(values).length === 0) return hook;
@@ -181,8 +181,8 @@ async function checkFanOut(services: Services, actor: Actor, hook: HookView, leg
 }
 
 /** maxPosition needs the broker's positions: refused when saved where the hook's broker reports none. */
-function checkPositionsReported(services: Services, providerName: string): void {
-  const broker = services.brokers.get(providerName);
+async function checkPositionsReported(services: Services, providerName: string): Promise<void> {
+  const broker = await services.brokers.load(providerName);
   if (broker?.getHoldings && broker.descriptor.has.getHoldings !== false) return;
   const title = broker?.descriptor.title ?? providerName;
   throw new AppError('VALIDATION', `maxPosition: ${title} does not report positions, so no position can be checked`, {
@@ -192,7 +192,8 @@ function checkPositionsReported(services: Services, providerName: string): void 
 
 /** maxNotional cannot value lots (their size differs per symbol): refused when saved where quantities are lots. */
 function checkNotionalKnown(services: Services, providerName: string): void {
-  const title = lotsAt(services.brokers.get(providerName));
+  const descriptor = services.brokers.descriptor(providerName);
+  const title = lotsAt(descriptor && { descriptor });
   if (title !== undefined) throw new AppError('VALIDATION', lotsRefusal(title).message, { field: 'rules' });
 }
 

@@ -88,7 +88,7 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   const retentionBatch = options.retentionBatch ?? 1000;
   const mail: MailContext = {
     publicUrl: config.PUBLIC_URL,
-    title: (name) => services.brokers.get(name)?.descriptor.title ?? name,
+    title: (name) => services.brokers.descriptor(name)?.title ?? name,
   };
   const mailer = services.identity.mailer;
   const agents = createWebhookAgents();

@@ -20,7 +20,7 @@ async function onPaperAccount(
   call: (broker: PaperBroker, ...args: Parameters<PaperBroker['accountView']>) => Promise<PaperAccountView>,
 ): Promise<PaperAccountResult> {
   const connector = await requireConnector(services, actor.userId, connectorKey);
-  const broker = services.brokers.get(connector.providerName);
+  const broker = await services.brokers.load(connector.providerName);
   if (!broker || !isPaperBroker(broker) || !holdsAccount(connector, accountId)) {
     throw new AppError('NOT_FOUND', PAPER_ACCOUNT_NOT_FOUND, { field: 'accountId' });
   }

@@ -42,7 +42,7 @@ function finalOutcome(services: Services, s: ClaimedSignal, owner: string, found
   if (found.match !== 'exact' && found.match !== 'probable') return undefined;
   const { order } = found;
   if (!FINAL.has(order.status)) return undefined;
-  const title = services.brokers.get(s.provider_name)?.descriptor.title ?? s.provider_name;
+  const title = services.brokers.descriptor(s.provider_name)?.title ?? s.provider_name;
   const outcome: SignalOutcome = {
     id: s.id,
     from: s.status,

@@ -27,7 +27,7 @@ export async function previewOrder(
   input: PreviewInput,
 ): Promise<Record<string, unknown>> {
   const connector = input.connectorKey ? await findConnector(services.db, userId, input.connectorKey) : undefined;
-  const broker = connector && services.brokers.get(connector.providerName);
+  const broker = connector && (await services.brokers.load(connector.providerName));
   const accountId = input.accountId || connector?.accounts[0]?.id;
   if (!connector || !broker || !accountId || !holdsAccount(connector, accountId)) {
     throw new AppError('EXECUTION', CONNECT_FIRST, { field: 'connectorKey' });

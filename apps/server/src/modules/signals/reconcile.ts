@@ -82,7 +82,7 @@ function reconciled(
 }
 
 const titleOf = (services: Services, s: ClaimedSignal) =>
-  services.brokers.get(s.provider_name)?.descriptor.title ?? s.provider_name;
+  services.brokers.descriptor(s.provider_name)?.title ?? s.provider_name;
 
 /**
  * What a signal whose order the broker proves it never got changed: nothing, but for a close of

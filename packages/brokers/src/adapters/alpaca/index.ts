@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createAlpacaBroker } from './adapter.ts';
 import { alpacaDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: alpacaDescriptor, create: () => createAlpacaBroker() });
+export default defineBroker({
+  descriptor: alpacaDescriptor,
+  load: async () => (await import('./adapter.ts')).createAlpacaBroker(),
+});

@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createBitmexBroker } from './adapter.ts';
 import { bitmexDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: bitmexDescriptor, create: () => createBitmexBroker() });
+export default defineBroker({
+  descriptor: bitmexDescriptor,
+  load: async () => (await import('./adapter.ts')).createBitmexBroker(),
+});

@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createCoinbaseBroker } from './adapter.ts';
 import { coinbaseDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: coinbaseDescriptor, create: () => createCoinbaseBroker() });
+export default defineBroker({
+  descriptor: coinbaseDescriptor,
+  load: async () => (await import('./adapter.ts')).createCoinbaseBroker(),
+});

@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createCtraderBroker } from './adapter.ts';
 import { ctraderDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: ctraderDescriptor, create: () => createCtraderBroker() });
+export default defineBroker({
+  descriptor: ctraderDescriptor,
+  load: async () => (await import('./adapter.ts')).createCtraderBroker(),
+});

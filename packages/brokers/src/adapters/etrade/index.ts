@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createEtradeBroker } from './adapter.ts';
 import { etradeDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: etradeDescriptor, create: () => createEtradeBroker() });
+export default defineBroker({
+  descriptor: etradeDescriptor,
+  load: async () => (await import('./adapter.ts')).createEtradeBroker(),
+});

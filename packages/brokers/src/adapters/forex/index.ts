@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createForexBroker } from './adapter.ts';
 import { forexDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: forexDescriptor, create: () => createForexBroker() });
+export default defineBroker({
+  descriptor: forexDescriptor,
+  load: async () => (await import('./adapter.ts')).createForexBroker(),
+});

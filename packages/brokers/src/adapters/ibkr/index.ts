@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createIbkrBroker } from './adapter.ts';
 import { ibkrDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: ibkrDescriptor, create: () => createIbkrBroker() });
+export default defineBroker({
+  descriptor: ibkrDescriptor,
+  load: async () => (await import('./adapter.ts')).createIbkrBroker(),
+});

@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createKrakenBroker } from './adapter.ts';
 import { krakenDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: krakenDescriptor, create: () => createKrakenBroker() });
+export default defineBroker({
+  descriptor: krakenDescriptor,
+  load: async () => (await import('./adapter.ts')).createKrakenBroker(),
+});

@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createMetatraderBroker } from './adapter.ts';
 import { metatraderDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: metatraderDescriptor, create: () => createMetatraderBroker() });
+export default defineBroker({
+  descriptor: metatraderDescriptor,
+  load: async () => (await import('./adapter.ts')).createMetatraderBroker(),
+});

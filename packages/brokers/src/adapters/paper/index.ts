@@ -41,5 +41,5 @@ export type {
 /** In memory; the server builds paper over its PostgreSQL store instead (apps/server/src/brokers.ts). */
 export default defineBroker({
   descriptor: paperDescriptor,
-  create: () => createPaperBroker({ store: createMemoryPaperStore() }),
+  load: () => Promise.resolve(createPaperBroker({ store: createMemoryPaperStore() })),
 });

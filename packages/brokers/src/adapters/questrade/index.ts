@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createQuestradeBroker } from './adapter.ts';
 import { questradeDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: questradeDescriptor, create: () => createQuestradeBroker() });
+export default defineBroker({
+  descriptor: questradeDescriptor,
+  load: async () => (await import('./adapter.ts')).createQuestradeBroker(),
+});

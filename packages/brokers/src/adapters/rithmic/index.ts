@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createRithmicBroker } from './adapter.ts';
 import { rithmicDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: rithmicDescriptor, create: () => createRithmicBroker() });
+export default defineBroker({
+  descriptor: rithmicDescriptor,
+  load: async () => (await import('./adapter.ts')).createRithmicBroker(),
+});

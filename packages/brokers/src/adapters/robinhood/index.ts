@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createRobinhoodBroker } from './adapter.ts';
 import { robinhoodDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: robinhoodDescriptor, create: () => createRobinhoodBroker() });
+export default defineBroker({
+  descriptor: robinhoodDescriptor,
+  load: async () => (await import('./adapter.ts')).createRobinhoodBroker(),
+});

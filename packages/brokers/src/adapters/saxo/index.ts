@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createSaxoBroker } from './adapter.ts';
 import { saxoDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: saxoDescriptor, create: () => createSaxoBroker() });
+export default defineBroker({
+  descriptor: saxoDescriptor,
+  load: async () => (await import('./adapter.ts')).createSaxoBroker(),
+});

@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createSchwabBroker } from './adapter.ts';
 import { schwabDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: schwabDescriptor, create: () => createSchwabBroker() });
+export default defineBroker({
+  descriptor: schwabDescriptor,
+  load: async () => (await import('./adapter.ts')).createSchwabBroker(),
+});

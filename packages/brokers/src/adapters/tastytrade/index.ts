@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createTastytradeBroker } from './adapter.ts';
 import { tastytradeDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: tastytradeDescriptor, create: () => createTastytradeBroker() });
+export default defineBroker({
+  descriptor: tastytradeDescriptor,
+  load: async () => (await import('./adapter.ts')).createTastytradeBroker(),
+});

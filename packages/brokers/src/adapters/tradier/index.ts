@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createTradierBroker } from './adapter.ts';
 import { tradierDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: tradierDescriptor, create: () => createTradierBroker() });
+export default defineBroker({
+  descriptor: tradierDescriptor,
+  load: async () => (await import('./adapter.ts')).createTradierBroker(),
+});

@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createTradovateBroker } from './adapter.ts';
 import { tradovateDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: tradovateDescriptor, create: () => createTradovateBroker() });
+export default defineBroker({
+  descriptor: tradovateDescriptor,
+  load: async () => (await import('./adapter.ts')).createTradovateBroker(),
+});

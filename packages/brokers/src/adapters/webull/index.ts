@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createWebullBroker } from './adapter.ts';
 import { webullDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: webullDescriptor, create: () => createWebullBroker() });
+export default defineBroker({
+  descriptor: webullDescriptor,
+  load: async () => (await import('./adapter.ts')).createWebullBroker(),
+});

@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createWooBroker } from './adapter.ts';
 import { wooDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: wooDescriptor, create: () => createWooBroker() });
+export default defineBroker({
+  descriptor: wooDescriptor,
+  load: async () => (await import('./adapter.ts')).createWooBroker(),
+});

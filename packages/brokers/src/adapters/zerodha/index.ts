@@ -1,5 +1,7 @@
 import { defineBroker } from '../../core/define.ts';
-import { createZerodhaBroker } from './adapter.ts';
 import { zerodhaDescriptor } from './descriptor.ts';
 
-export default defineBroker({ descriptor: zerodhaDescriptor, create: () => createZerodhaBroker() });
+export default defineBroker({
+  descriptor: zerodhaDescriptor,
+  load: async () => (await import('./adapter.ts')).createZerodhaBroker(),
+});

@@ -61,7 +61,7 @@ async function traderWith(email: string, rules: Record<string, unknown>, provide
 
 /** The paper broker's price of AAPL now, as the hook path reads it. */
 async function paperPrice(accountId: string): Promise<number> {
-  const paper = t.services.brokers.get('paper');
+  const paper = await t.services.brokers.load('paper');
   const session = { secrets: { accountId }, accounts: [{ id: accountId, name: 'Paper account', demo: true }] };
   const price = await paper?.lastPrice?.({ baseUrl: '' }, session, accountId, 'AAPL', 'stock');
   if (typeof price !== 'number') throw new Error('paper quotes no AAPL');
