@@ -12,6 +12,7 @@ import {
   totpCode,
   userWithSecondFactor,
 } from '../../../test/identity.ts';
+import { untilLockWaiters } from '../../../test/lock-waits.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -116,16 +117,7 @@ describe('recovery codes', () => {
     const renew = (passcode: string) =>
       gql<{ userRecoveryCodesCreate: string[] }>(t.app, RENEW, { passcode }, bearer(session));
     const answers = Promise.all([renew(codes[4] ?? ''), renew(codes[5] ?? '')]);
-    // Asked on a connection of its own: within the holder's transaction PostgreSQL lists the
-    // sessions of pg_stat_activity as its first read found them, so a renewal on a connection
-    // opened after that is never seen waiting.
-    const waiting = async () => {
-      const { rows } = await t.services.db.$client.query<{ n: number }>(
-        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-      );
-      return rows[0]?.n ?? 0;
-    };
-    while ((await waiting()) < 2) await new Promise((r) => setTimeout(r, 20));
+    await untilLockWaiters(t.services.db.$client, 2);
     await holder.query('rollback');
     holder.release();
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { CONNECTOR_FIELDS, connect, gql } from '../../../test/connector-fixtures.ts';
 import { fakeKeyBroker, fakeOAuthBroker } from '../../../test/fake-brokers.ts';
+import { untilLockWaiters } from '../../../test/lock-waits.ts';
 import { sealSecrets } from '../../crypto/secrets.ts';
 import { insertConnector } from '../../db/repositories/connectors.repository.ts';
 import { insertHook } from '../../db/repositories/hooks.repository.ts';
@@ -163,13 +164,7 @@ describe('credentials broker', () => {
         { k: connector.key, a: JSON.stringify([{ id: 'L-1', name: 'Main' }]) },
       );
       // The rename has read the connector and now waits on the reconnect's row lock.
-      for (;;) {
-        const { rows } = await t.database.pool.query(
-          `select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
-        );
-        if (rows.length > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await untilLockWaiters(t.database.pool);
       await reconnect.query('commit');
       const answer = await renaming;
       const names = (

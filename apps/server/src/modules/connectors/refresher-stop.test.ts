@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { connect } from '../../../test/connector-fixtures.ts';
 import { type FakeBrokerHandle, fakeKeyBroker } from '../../../test/fake-brokers.ts';
-import { eventually } from '../../../test/signal-fixtures.ts';
+import { untilLockWaiters } from '../../../test/lock-waits.ts';
 import { startConnectorRefresher } from './refresher.ts';
 
 let t: TestApp;
@@ -39,12 +39,7 @@ describe('the connector refresher stopped during a pass', () => {
     await holder.query('select 1 from connectors where key = any($1) for update', [keys]);
     const before = fake.calls.refresh;
     const stop = startConnectorRefresher(t.services, undefined, 20);
-    await eventually(async () => {
-      const { rows } = await pool.query<{ n: number }>(
-        `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-      );
-      return (rows[0]?.n ?? 0) > 0;
-    });
+    await untilLockWaiters(pool);
     const stopped = stop();
     await holder.query('commit');
     holder.release();

@@ -6,6 +6,7 @@ import { NOTIFICATION_TYPE } from '@router/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { gql } from '../../../test/connector-fixtures.ts';
+import { lockWaiters } from '../../../test/lock-waits.ts';
 import { createSetting, sendTest } from '../../../test/notification-fixtures.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
 import {
@@ -43,14 +44,6 @@ const update = (headers: Record<string, string>, key: string, metadata: Record<s
     k: key,
     m: JSON.stringify(metadata),
   });
-
-/** Some statement of this database waits for a row lock. */
-async function waitingOnLock(): Promise<boolean> {
-  const { rowCount } = await t.services.db.$client.query(
-    `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-  );
-  return (rowCount ?? 0) > 0;
-}
 
 async function states(key: string) {
   const { rows } = await t.services.db.$client.query<{ type: string; status: string; error: string | null }>(
@@ -135,7 +128,8 @@ it('a delivery being sent as the events change does not hold the save, and is no
     const saving = update(trader.headers, key, { email, events: ['order.placed'] }).finally(() => {
       saved = true;
     });
-    while (!saved && !(await waitingOnLock())) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!saved && (await lockWaiters(t.services.db.$client)) === 0)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(saved).toBe(true);
     expect((await saving).error).toBeUndefined();
     expect(await states(key)).toEqual([{ type: 'credits.low', status: 'pending', error: null }]);
