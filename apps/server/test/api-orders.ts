@@ -19,6 +19,7 @@ export async function placeTokenOrder(t: TestApp, trader: Trader, order: Record<
     body: JSON.stringify(order),
     idempotencyKey: undefined,
     client: 'token:1',
+    caller: 'API token',
     address: '127.0.0.1',
     receivedAt: performance.now(),
   });

@@ -18,6 +18,10 @@ const TradeLineRef = builder.objectRef<TradeLine>('TradeLine').implement({
   fields: (t) => ({
     hookKey: t.exposeString('hookKey', { nullable: true }),
     hookName: t.exposeString('hookName', { nullable: true }),
+    via: t.exposeString('via', {
+      nullable: true,
+      description: 'Who placed a REST API order: the application\'s name, or the personal token\'s (API token "bot").',
+    }),
     providerName: t.exposeString('providerName', { nullable: true }),
     accountId: t.exposeString('accountId', { nullable: true }),
     isTest: t.exposeBoolean('isTest'),

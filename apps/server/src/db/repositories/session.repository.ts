@@ -31,6 +31,8 @@ export interface ActiveSession {
   group: number;
   expiresAt: Date | null;
   lastUsedAt: Date | null;
+  /** The name its owner gave it (a personal API token's metadata.name), if any. */
+  name: string | null;
 }
 
 /** The unrevoked, unexpired credential with this token hash, with its user's key and group. */
@@ -44,6 +46,7 @@ export async function findActiveSession(db: Executor, tokenHash: string): Promis
       group: users.group,
       expiresAt: sessions.expiresAt,
       lastUsedAt: sessions.lastUsedAt,
+      name: sql<string | null>`${sessions.metadata}->>'name'`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -24,6 +24,8 @@ export interface TradePhases {
 export interface TradeLine {
   hookKey: string | null;
   hookName: string | null;
+  /** Who placed a REST API order: the application's name, or the personal token's (`API token "bot"`). */
+  via: string | null;
   providerName: string | null;
   accountId: string | null;
   isTest: boolean;
@@ -87,6 +89,7 @@ export function tradeLine(row: ActionRow): TradeLine | null {
   return {
     hookKey: text(hook.key),
     hookName: text(hook.name),
+    via: text(hook.via),
     providerName: text(meta.providerName),
     accountId: text(meta.accountId),
     isTest: meta.isTest === true,

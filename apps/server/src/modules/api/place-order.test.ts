@@ -28,6 +28,7 @@ it('logs an Idempotency-Key reused for another order with the 400 its caller got
       body: JSON.stringify(order),
       idempotencyKey: 'journal-7',
       client: 'token:1',
+      caller: 'API token',
       address: '127.0.0.1',
       receivedAt: performance.now(),
     });
@@ -62,6 +63,7 @@ describe('an Idempotency-Key holds for 24 hours, not the hook’s dedupe window'
         body: JSON.stringify(order),
         idempotencyKey: key,
         client: 'token:1',
+        caller: 'API token',
         address: '127.0.0.1',
         receivedAt: performance.now(),
       });
@@ -153,6 +155,7 @@ it('scopes an Idempotency-Key to its account and its caller: the same key elsewh
       body: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
       idempotencyKey: 'same-key',
       client,
+      caller: client,
       address: '127.0.0.1',
       receivedAt: performance.now(),
     });
@@ -191,6 +194,7 @@ it('shows every leg of a combo order, not only its first', async () => {
     }),
     idempotencyKey: undefined,
     client: 'token:1',
+    caller: 'API token',
     address: '127.0.0.1',
     receivedAt: performance.now(),
   });

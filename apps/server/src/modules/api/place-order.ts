@@ -46,6 +46,8 @@ export interface PlaceOrderRequest {
   idempotencyKey: string | undefined;
   /** ApiPrincipal.client: an Idempotency-Key (or client_id, or body) names an order of this client only. */
   client: string;
+  /** ApiPrincipal.caller: named on the order's activity entry. */
+  caller: string;
   address: string;
   receivedAt: number;
 }
@@ -79,7 +81,7 @@ export async function placeApiOrder(
   signals: SignalRuntime,
   req: PlaceOrderRequest,
 ): Promise<PlaceOrderResult> {
-  const entry = await apiHookEntry(services, req.userId, req.account);
+  const entry = { ...(await apiHookEntry(services, req.userId, req.account)), via: req.caller };
   // An Idempotency-Key reused for another order is refused by the signal path (KEY_REUSED).
   const { answer, signalId } = await submitSignal(signals, {
     entry,

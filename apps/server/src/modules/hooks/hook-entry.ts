@@ -24,6 +24,8 @@ export type HookEntry = Readonly<{
   isTest: boolean;
   /** The REST API's own hook (hooks.is_api, toHookEntry): its signals are the API's orders. */
   isApi?: true;
+  /** The REST API's caller placing this order (ApiPrincipal.caller), named on its activity entry. */
+  via?: string;
   deactivatedReason: string | null;
   /** The kill switch's reason while the user's webhooks are paused (hooksPause). */
   pausedReason: string | null;

@@ -58,6 +58,7 @@ it("an API order refused is told as the REST API's, not as a webhook's", async (
     body: JSON.stringify({ symbol: 'AAPL', action: 'hold', quantity: 1 }),
     idempotencyKey: undefined,
     client: 'token:1',
+    caller: 'API token',
     address: '127.0.0.1',
     receivedAt: performance.now(),
   });

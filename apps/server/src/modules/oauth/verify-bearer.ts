@@ -34,6 +34,14 @@ export interface ApiPrincipal {
    * token (`token:<id>`).
    */
   client: string;
+  /** Who placed an order, as its activity entry names it: the application's name, or the personal token's (`API token "bot"`). */
+  caller: string;
+}
+
+/** How a personal API token's orders are named on their activity entries: `API token "bot"`. */
+export function personalTokenCaller(name: string | null): string {
+  const trimmed = name?.trim().slice(0, 100);
+  return trimmed ? `API token "${trimmed}"` : 'API token';
 }
 
 const ALL_SCOPES: ReadonlySet<ApiScope> = new Set(API_SCOPE_NAMES);
@@ -51,6 +59,7 @@ async function personalToken(services: Services, token: string): Promise<ApiPrin
     clientId: null,
     credentialId: hashToken(token),
     client: `token:${session.id}`,
+    caller: personalTokenCaller(session.name),
   };
 }
 
@@ -68,7 +77,8 @@ async function accessToken(services: Services, token: string): Promise<ApiPrinci
   const user = await findUserByKey(services.db, found.accountId);
   if (!user) return null;
   // The application acts only while its owner is professional (as for the provider's client lookup).
-  if (!found.clientId || !(await findUserAppByKey(services.db, found.clientId))) return null;
+  const app = found.clientId ? await findUserAppByKey(services.db, found.clientId) : undefined;
+  if (!app) return null;
   return {
     userId: user.id,
     userKey: user.key,
@@ -83,6 +93,7 @@ async function accessToken(services: Services, token: string): Promise<ApiPrinci
     clientId: found.clientId ?? null,
     credentialId: hashToken(token),
     client: `app:${found.clientId}`,
+    caller: app.name,
   };
 }
 

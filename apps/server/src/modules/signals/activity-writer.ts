@@ -126,7 +126,7 @@ export class ActivityWriter {
       code: 'Order',
       address: a.address,
       metadata: {
-        hook: { key: hook.hookKey, shortKey: hook.shortKey, name: hook.name },
+        hook: { key: hook.hookKey, shortKey: hook.shortKey, name: hook.name, ...(hook.via ? { via: hook.via } : {}) },
         connector: { key: hook.connectorKey, providerName: hook.providerName },
         providerName: hook.providerName,
         accountId: hook.accountId,

@@ -11,6 +11,7 @@ import type { ActionRow } from './use-activity.ts';
 const trade = {
   hookKey: 'hk1',
   hookName: 'Main',
+  via: null,
   providerName: 'paper',
   symbol: 'AAPL',
   side: 'buy',
@@ -321,6 +322,18 @@ describe('activity as trade lines (issue #21)', () => {
     const results = screen.getAllByTestId('order-call-result');
     expect(results[1]?.textContent).toContain('test · not sent');
     expect(results[1]?.textContent).toContain('nothing was sent to the broker');
+  });
+
+  it('names who placed a REST API order: the application, or the personal token', async () => {
+    const byApp: ActionRow = { ...filled, trade: { ...trade, hookName: 'REST API', via: 'Journal Pro' } };
+    const byToken: ActionRow = { ...filled, id: 5, trade: { ...trade, hookName: 'REST API', via: 'API token "bot"' } };
+    open(() => [byApp, byToken, refused]);
+    await seen('Webhook hook1 (paper#PA-1) called');
+    const [app, token, hook] = screen.getAllByTestId('trade-line') as HTMLElement[];
+    expect(within(app!).getByText('via Journal Pro')).toBeTruthy();
+    expect(within(token!).getByText('via API token "bot"')).toBeTruthy();
+    expect(hook?.textContent).toContain('Main');
+    expect(hook?.textContent).not.toContain('via');
   });
 
   it('shows a signal queued outside the trading windows as queued, not refused', async () => {

@@ -37,6 +37,7 @@ export const ActivityActionsDocument = graphql(`
       trade {
         hookKey
         hookName
+        via
         providerName
         symbol
         side

@@ -4,6 +4,7 @@ import { orderText, type Trade } from './trade-line.tsx';
 const trade: Trade = {
   hookKey: 'hk1',
   hookName: 'Main',
+  via: null,
   providerName: 'kraken',
   symbol: 'BTC/USD',
   side: 'buy',

@@ -101,13 +101,14 @@ export function orderText(trade: Trade): string {
   return trade.price === null ? text || '-' : `${text || '-'} @ ${formatPrice(trade.price)}`;
 }
 
-/** One Order row's trade line: webhook, order, result, elapsed time with its split, broker order id. */
+/** One Order row's trade line: webhook (and a REST API order's caller), order, result, elapsed time with its split, broker order id. */
 export function TradeSummary({ trade }: { trade: Trade }) {
   const split = phaseSplit(trade);
   return (
     <span className="d-flex flex-wrap align-items-center column-gap-2 row-gap-1 small" data-testid="trade-line">
       <ResultPill result={trade.result} repeat={trade.repeat} checking={trade.checking} status={trade.status} />
       <span className="fw-semibold">{trade.hookName ?? 'Webhook'}</span>
+      {trade.via && <span className="text-secondary">via {trade.via}</span>}
       {trade.isTest && trade.result !== 'draft' && <span className="badge text-bg-light border">test</span>}
       <span className="font-monospace">{orderText(trade)}</span>
       {trade.elapsedMs !== null && (

@@ -43,7 +43,7 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
     },
     async (req, reply) => {
       const receivedAt = performance.now();
-      const { userId, client } = principal(req);
+      const { userId, client, caller } = principal(req);
       const account = await requireApiAccount(services, userId, req.params.id);
       const result = await placeApiOrder(services, signals, {
         userId,
@@ -51,6 +51,7 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
         body: typeof req.body === 'string' ? req.body : undefined,
         idempotencyKey: req.headers['idempotency-key'],
         client,
+        caller,
         address: req.ip,
         receivedAt,
       });
