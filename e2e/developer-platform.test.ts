@@ -125,6 +125,12 @@ describe('developer platform journey', () => {
     expect((await apiCall('POST', `/api/v1/accounts/${paper?.id}/orders`, order)).body.id).toBe(placed.body.id);
     // Reading orders was not granted.
     expect((await apiCall('GET', `/api/v1/accounts/${paper?.id}/orders`)).status).toBe(403);
+    // The trader's activity names the application on the order and on its answered retry.
+    await page.goto('/me');
+    const lines = page.getByTestId('trade-line').filter({ hasText: 'AAPL' });
+    await expect.poll(() => lines.count()).toBe(2);
+    for (const text of await lines.allTextContents()) expect(text).toMatch(/REST APIvia Trade Journal.*buy 3 AAPL/);
+    expect(await page.getByText(/^REST API order from Trade Journal \(Paper Trading#/).count()).toBe(2);
 
     // The trader signs out where the application's library sends them (end_session_endpoint):
     // pages of ours under the strict policy, and the application's grant stays.

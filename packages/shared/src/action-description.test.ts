@@ -62,6 +62,21 @@ describe('describeAction (SPEC §4 wording)', () => {
     expect(isFailedOrderCall({ response: { status: 'accepted', error: null } })).toBe(false);
   });
 
+  it('words a REST API order by who sent it, not by its hidden hook', () => {
+    const api = { hook: { shortKey: 'api_Zx9', name: 'REST API', via: 'Journal Pro' }, providerName: 'paper' };
+    const order = { ...api, accountId: 'P1', response: { status: 'filled' } };
+    expect(describeAction('Order', order, { paper: 'Paper Trading' })).toBe(
+      'REST API order from Journal Pro (Paper Trading#P1)',
+    );
+    expect(describeAction('Order', { ...order, response: { status: 'ValidationError', message: 'No symbol' } })).toBe(
+      'REST API order from Journal Pro (paper#P1) failed',
+    );
+    // Entries written before the caller was recorded.
+    expect(describeAction('Order', { ...order, hook: { shortKey: 'api_Zx9', name: 'REST API' } })).toBe(
+      'REST API order (paper#P1)',
+    );
+  });
+
   it("words the codes of our own (a hook's switches and controls, the kill switch, a queued signal cancelled)", () => {
     const hook = { shortKey: 'abc', name: 'Main', providerName: 'paper', accountId: 'P1' };
     expect(describeAction('HookActivate', { ...hook, reason: 'too many invalid requests' })).toBe(

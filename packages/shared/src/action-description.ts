@@ -2,6 +2,7 @@
 // server (which also searches it; db/repositories/action-description.sql.ts mirrors this in SQL,
 // and a test holds the two equal) and the web app's 'Last actions' panel.
 
+import { API_SHORT_KEY_PREFIX } from './connectors.ts';
 import { isObject, type JsonObject as Json } from './json.ts';
 
 /** SPEC §3 Action codes. */
@@ -149,8 +150,15 @@ export function describeAction(code: string, metadata: unknown, titles: Provider
       return 'Webhooks resumed';
     case 'QueuedSignalCancel':
       return because(`Queued signal ${scalar(m.id) ?? ''} cancelled`);
-    default:
-      return `Webhook ${key} (${provider}#${account}) ${isFailedOrderCall(m) ? 'call failed' : 'called'}`;
+    default: {
+      const failed = isFailedOrderCall(m);
+      // A REST API order: its hook is the account's own, which no one sees; who sent it is named.
+      if (key.startsWith(API_SHORT_KEY_PREFIX)) {
+        const via = scalar(at(m, ['hook', 'via'])) ?? '';
+        return `REST API order${via === '' ? '' : ` from ${via}`} (${provider}#${account})${failed ? ' failed' : ''}`;
+      }
+      return `Webhook ${key} (${provider}#${account}) ${failed ? 'call failed' : 'called'}`;
+    }
   }
 }
 

@@ -25,6 +25,8 @@ export const expiryWarningDays = (providerName: string): number =>
   EXPIRY_WARNING_DAYS_BY_PROVIDER[providerName] ?? EXPIRY_WARNING_DAYS;
 /** `{PUBLIC_URL}/hook/{shortKey}`: 22 base62 characters. */
 export const SHORT_KEY_PATTERN = /^[0-9A-Za-z]{22}$/;
+/** The short key of an account's REST API hook (hooks.is_api) starts so: never a webhook's (SHORT_KEY_PATTERN). */
+export const API_SHORT_KEY_PREFIX = 'api_';
 
 const REQUIRED = 'Required';
 

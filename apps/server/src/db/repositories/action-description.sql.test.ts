@@ -27,7 +27,19 @@ async function describeInSql(cases: Array<{ code: string; metadata: unknown }>):
 }
 
 const text = fc.oneof(
-  fc.constantFrom('paper', 'kraken', 'A1', "it's", 'ValidationError', 'rejected', 'filled', '', ' x '),
+  fc.constantFrom(
+    'paper',
+    'kraken',
+    'A1',
+    "it's",
+    'ValidationError',
+    'rejected',
+    'filled',
+    '',
+    ' x ',
+    'api_k1',
+    'api_',
+  ),
   fc.string({ maxLength: 6 }),
 );
 const scalar = fc.oneof(text, fc.integer({ min: -5, max: 99999 }), fc.constant(null), fc.boolean());
@@ -42,6 +54,7 @@ const fieldNames = [
   'status',
   'error',
   'reason',
+  'via',
 ];
 const nested = fc.dictionary(fc.constantFrom(...fieldNames, 'connector'), scalar, { maxKeys: 4 });
 const value = fc.oneof(scalar, nested, fc.array(fc.oneof(scalar, nested), { maxLength: 3 }));
@@ -72,6 +85,16 @@ describe('describeActionSql', () => {
       { code: 'HookCreate', metadata: { hook: { shortKey: 's', name: 'n', accountId: 'P1' }, provider: 'paper' } },
       { code: 'Order', metadata: { hook: 'k', connector: { providerName: 'paper' }, response: { error: 'x' } } },
       { code: 'Order', metadata: { key: 'k', providerName: 'paper', response: { status: 'filled' } } },
+      {
+        code: 'Order',
+        metadata: {
+          hook: { shortKey: 'api_k', via: "Bob's app" },
+          providerName: 'paper',
+          accountId: 'P1',
+          response: {},
+        },
+      },
+      { code: 'Order', metadata: { hook: { shortKey: 'api_k' }, providerName: 'paper', response: { error: 'x' } } },
       { code: 'HookDeactivate', metadata: { hook: { key: 'k', name: 'n' }, reason: 'too many invalid requests' } },
       { code: 'HooksPause', metadata: { reason: "it's an outage", everyone: true, hooks: 3 } },
       { code: 'QueuedSignalCancel', metadata: { id: 'q1', hookKey: 'k' } },

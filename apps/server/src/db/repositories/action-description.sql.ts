@@ -1,6 +1,12 @@
 // SQL twin of describeAction (packages/shared/src/action-description.ts), so activity search can
 // match the description inside PostgreSQL. action-description.sql.test.ts holds the two equal.
-import { ACTION_CODES, METADATA_PATHS, OWN_ACTION_CODES, type ProviderTitles } from '@router/shared';
+import {
+  ACTION_CODES,
+  API_SHORT_KEY_PREFIX,
+  METADATA_PATHS,
+  OWN_ACTION_CODES,
+  type ProviderTitles,
+} from '@router/shared';
 
 type Path = readonly string[];
 
@@ -72,6 +78,10 @@ export function describeActionSql(code: string, m: string, titles: ProviderTitle
     when ${code} = 'HooksResume' then 'Webhooks resumed'
     when ${code} = 'QueuedSignalCancel'
       then 'Queued signal ' || coalesce(${scalarAt(m, ['id'])}, '') || ' ' || ${because('cancelled')}
+    when left(${key}, ${API_SHORT_KEY_PREFIX.length}) = ${literal(API_SHORT_KEY_PREFIX)}
+      then 'REST API order' || coalesce(' from ' || nullif(${scalarAt(m, ['hook', 'via'])}, ''), '')
+        || ' (' || ${provider} || '#' || ${account} || ')'
+        || (case when ${failed(m)} then ' failed' else '' end)
     else 'Webhook ' || ${key} || ' (' || ${provider} || '#' || ${account} || ') '
       || (case when ${failed(m)} then 'call failed' else 'called' end)
   end)`;

@@ -18,14 +18,15 @@ afterAll(async () => {
 });
 
 interface Entry {
+  description: string;
   trade: { hookName: string | null; via: string | null; symbol: string | null } | null;
 }
 
-async function orderEntries(sessionToken: string): Promise<Entry[]> {
+async function orderEntries(sessionToken: string, search?: string): Promise<Entry[]> {
   const answer = await gql<{ actions: Entry[] }>(
     server.app,
-    'query { actions { trade { hookName via symbol } } }',
-    {},
+    'query($s: String) { actions(search: $s) { description trade { hookName via symbol } } }',
+    search === undefined ? {} : { s: search },
     bearer(sessionToken),
   );
   return (answer.data?.actions ?? []).filter((entry) => entry.trade);
@@ -55,6 +56,14 @@ it("names the application or the personal token on an API order's activity entry
   const bySymbol = Object.fromEntries(entries.map((entry) => [entry.trade?.symbol, entry.trade]));
   expect(bySymbol.MSFT).toMatchObject({ hookName: 'REST API', via: 'Journal Pro' });
   expect(bySymbol.AAPL).toMatchObject({ hookName: 'REST API', via: 'API token "bot"' });
+  // Worded by who sent it (the account's API hook is no webhook the trader knows), and found so.
+  const paper = `(Paper Trading#${trader.brokerAccountId})`;
+  expect(entries.map((entry) => entry.description).sort()).toEqual([
+    `REST API order from API token "bot" ${paper}`,
+    `REST API order from Journal Pro ${paper}`,
+  ]);
+  const found = await orderEntries(trader.token, 'Journal Pro');
+  expect(found.map((entry) => entry.trade?.symbol)).toEqual(['MSFT']);
 });
 
 it('names a personal token without a name "API token", and bounds a long name', () => {

@@ -3,6 +3,7 @@
 // language and validation, credits, exactly-once storage and broker call. The account's hook is
 // the REST API's own (hooks.is_api), made on the first order and never listed; its idempotency
 // keys are the caller's `Idempotency-Key` (else client_id or the body, as for a hook).
+import { API_SHORT_KEY_PREFIX } from '@router/shared';
 import { API_STATUSES, type ApiOrder } from '@router/shared/api';
 import { newKey, newShortKey } from '../../crypto/random.ts';
 import { findUserSignal } from '../../db/repositories/api-orders.repository.ts';
@@ -26,7 +27,7 @@ async function apiHookEntry(services: Services, userId: number, target: Resolved
     // `api_` keeps the short key off /hook (SHORT_KEY_PATTERN): it is no webhook URL.
     await insertApiHook(services.db, {
       key: newKey(),
-      shortKey: `api_${newShortKey()}`,
+      shortKey: `${API_SHORT_KEY_PREFIX}${newShortKey()}`,
       userId,
       connectorId: connector.id,
       accountId: account.id,
