@@ -82,8 +82,12 @@ export async function signalRows(t: TestApp, userId: number) {
   return rows;
 }
 
-/** Polls `check` until it returns true (after-response writes), at most `ms`. */
-export async function eventually(check: () => Promise<boolean>, ms = 3_000): Promise<void> {
+/**
+ * Polls `check` until it returns true (after-response writes), at most `ms`: 10 s by default, the
+ * room the other waits have (a busy CI machine delays a 200 ms activity flush by seconds); a
+ * passing check returns at its first true, so the bound only decides when a failure is told.
+ */
+export async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error('condition not met in time');
