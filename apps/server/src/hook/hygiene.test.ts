@@ -29,11 +29,18 @@ describe('hook hygiene', () => {
       status: 'ExecutionError',
       message: 'Webhook is deactivated: too many invalid requests',
     });
-    await t.app.signalRuntime.writer.flush();
-    const { rows } = await t.services.db.$client.query<{ metadata: Record<string, unknown> }>(
-      `select metadata from actions where user_id = $1 and code = 'HookDeactivate'`,
-      [trader.userId],
-    );
+    // The entry is queued when the counting statement's answer comes back, which can be after the
+    // hook_changed notification of its commit has already made the hook answer 'deactivated'.
+    const deactivations = async () => {
+      await t.app.signalRuntime.writer.flush();
+      const { rows } = await t.services.db.$client.query<{ metadata: Record<string, unknown> }>(
+        `select metadata from actions where user_id = $1 and code = 'HookDeactivate'`,
+        [trader.userId],
+      );
+      return rows;
+    };
+    await eventually(async () => (await deactivations()).length > 0);
+    const rows = await deactivations();
     expect(rows).toHaveLength(1);
     expect(rows[0]?.metadata).toMatchObject({ hook: { key: trader.hook.key }, reason: 'too many invalid requests' });
   });
