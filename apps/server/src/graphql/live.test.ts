@@ -9,6 +9,7 @@ import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../test/
 import { eventually, postSignal, setupTrader } from '../../test/signal-fixtures.ts';
 import { recordAction } from '../db/repositories/action.repository.ts';
 import { recordSignalOutcomes } from '../db/repositories/signals.repository.ts';
+import { LIVE_MIN_GAP_MS } from './live.ts';
 
 let t: TestApp;
 let base: string;
@@ -32,6 +33,7 @@ async function subscribe(headers: Record<string, string>, at = base) {
   let buffer = '';
   const kinds: string[] = [];
   const ats: number[] = [];
+
   async function next(): Promise<string | null> {
     for (;;) {
       const match = /data: (.*)\n/.exec(buffer);
@@ -128,6 +130,29 @@ describe('live subscription', () => {
     // An event says only "look again": the screen reloads once or twice, not 1,500 times.
     while ((await live.next()) !== 'hook') expect(live.kinds.length).toBeLessThan(6);
     expect(new Set(live.kinds)).toEqual(new Set(['ready', 'activity', 'hook']));
+  });
+
+  it('tells a trickle of changes at most once every LIVE_MIN_GAP_MS', async () => {
+    const a = await setupTrader(t, 'live-trickle@example.com');
+    const live = await subscribe(a.headers);
+    expect(await live.next()).toBe('ready');
+    // Read as they come, meanwhile.
+    const reading = (async () => {
+      while ((await live.next()) !== 'hook') expect(live.kinds.length).toBeLessThan(30);
+    })();
+    // 20 changes 20 ms apart, each its own transaction (a flood of signals, one entry each).
+    const started = performance.now();
+    for (let i = 1; i <= 20; i++) {
+      await t.services.db.$client.query(`select pg_notify('activity_added', $1)`, [`${a.userId},-${i}`]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const lasted = performance.now() - started;
+    await t.services.db.$client.query(`select pg_notify('hook_changed', $1)`, [a.shortKey]);
+    await reading;
+    const activity = live.kinds.filter((kind) => kind === 'activity').length;
+    // The first at once, then at most one per gap while the trickle lasted (and the one after it).
+    expect(activity).toBeGreaterThanOrEqual(1);
+    expect(activity).toBeLessThanOrEqual(Math.floor(lasted / LIVE_MIN_GAP_MS) + 2);
   });
 
   it('refuses an anonymous caller', async () => {

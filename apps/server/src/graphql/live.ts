@@ -22,6 +22,13 @@ async function stillViewer(ctx: GraphQLContext, viewer: Viewer): Promise<boolean
   );
 }
 
+/**
+ * The least time between two events of one stream: changes told meanwhile wait and go as one. A
+ * flood of signals (or a burst of notifications read in several chunks) reloads a screen at most
+ * four times a second, not once per chunk; the first event after a quiet spell goes at once.
+ */
+export const LIVE_MIN_GAP_MS = 250;
+
 const LiveEventRef = builder.objectRef<LiveEvent>('LiveEvent').implement({
   description: "A change to the caller's screens: reload what they show.",
   fields: (t) => ({
@@ -42,8 +49,10 @@ builder.subscriptionFields((t) => ({
       return new Repeater<LiveEvent>(async (push, stop) => {
         // An event says only "look again": kinds told while the caller is being checked (or the
         // screen has not taken the last one) wait once each, so a burst of changes costs one check
-        // and one reload, not one per change. Checked one after another, events keep their order.
+        // and one reload, not one per change. Checked one after another, events keep their order,
+        // LIVE_MIN_GAP_MS apart at least.
         const waiting = new Map<LiveKind, LiveEvent>();
+        let pushedAt = Number.NEGATIVE_INFINITY;
         let recheck = false;
         let running = true; // until 'ready' is sent
         const drain = async () => {
@@ -54,10 +63,17 @@ builder.subscriptionFields((t) => ({
               recheck = false;
               if (!(await stillViewer(ctx, viewer))) return void stop();
               const [first] = waiting.values();
-              if (first) {
-                waiting.delete(first.kind);
-                await push(first);
+              if (!first) continue;
+              const wait = pushedAt + LIVE_MIN_GAP_MS - Date.now();
+              if (wait > 0) {
+                // What comes meanwhile joins it; the caller is checked again before it goes.
+                await new Promise((resolve) => setTimeout(resolve, wait));
+                recheck = true;
+                continue;
               }
+              waiting.delete(first.kind);
+              await push(first);
+              pushedAt = Date.now();
             }
           } finally {
             running = false;
