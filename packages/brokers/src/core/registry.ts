@@ -68,32 +68,24 @@ export function createBrokerRegistry(entries: readonly RegisteredBroker[]): Brok
     byName.set(name, entry);
   }
   const descriptors = Object.freeze(entries.map((entry) => entry.descriptor));
+  /** Ready adapters, and those of modules once loaded (what stopping closes). */
   const loaded = new Map<string, Broker>();
-  const loading = new Map<string, Promise<Broker>>();
   for (const entry of entries) if (!isModule(entry)) loaded.set(entry.descriptor.name, entry);
+  /** Each module's one load, shared by every caller; a failed one is forgotten, to be tried again. */
+  const loads = new Map<string, Promise<Broker>>();
 
   function load(name: string): Promise<Broker | undefined> {
     const entry = byName.get(name);
-    if (!entry) return Promise.resolve(undefined);
-    const ready = loaded.get(name);
-    if (ready) return Promise.resolve(ready);
-    let pending = loading.get(name);
+    if (!entry || !isModule(entry)) return Promise.resolve(entry);
+    let pending = loads.get(name);
     if (!pending) {
-      pending = (entry as BrokerModule).load().then(
-        (broker) => {
-          if (broker.descriptor.name !== name)
-            throw new Error(`broker "${name}" loaded as "${broker.descriptor.name}"`);
-          loaded.set(name, broker);
-          loading.delete(name);
-          return broker;
-        },
-        (error: unknown) => {
-          // Not remembered: the next use tries again.
-          loading.delete(name);
-          throw error;
-        },
-      );
-      loading.set(name, pending);
+      pending = entry.load().then((broker) => {
+        if (broker.descriptor.name !== name) throw new Error(`broker "${name}" loaded as "${broker.descriptor.name}"`);
+        loaded.set(name, broker);
+        return broker;
+      });
+      pending.catch(() => loads.delete(name));
+      loads.set(name, pending);
     }
     return pending;
   }

@@ -192,8 +192,7 @@ async function checkPositionsReported(services: Services, providerName: string):
 
 /** maxNotional cannot value lots (their size differs per symbol): refused when saved where quantities are lots. */
 function checkNotionalKnown(services: Services, providerName: string): void {
-  const descriptor = services.brokers.descriptor(providerName);
-  const title = lotsAt(descriptor && { descriptor });
+  const title = lotsAt(services.brokers.descriptor(providerName));
   if (title !== undefined) throw new AppError('VALIDATION', lotsRefusal(title).message, { field: 'rules' });
 }
 

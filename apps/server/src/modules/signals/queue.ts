@@ -26,7 +26,7 @@ export async function queueSignal(rt: SignalRuntime, input: SignalInput, request
   const normalized = normalizeOrder(body, { provider: broker.descriptor });
   if (!normalized.ok) return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request);
   const { order } = normalized;
-  const limit = checkOrder(rules, order, lotsAt(broker));
+  const limit = checkOrder(rules, order, lotsAt(broker?.descriptor));
   // A sell (or buy back) over maxQuantity or maxNotional that is the way out of the position held
   // now is queued (rules-gate.ts), and judged again at the opening against the position then.
   const refused = limit && (await unlessWayOut(rt, entry, rules, order, limit));

@@ -90,7 +90,7 @@ export async function checkOrderLimits(
   rules: CompiledRules,
   order: Order,
 ): Promise<RuleRefusal | undefined> {
-  const refused = checkOrder(rules, order, lotsAt(entry.broker));
+  const refused = checkOrder(rules, order, lotsAt(entry.broker?.descriptor));
   if (refused) return unlessWayOut(rt, entry, rules, order, refused);
   const quotes = Boolean(entry.broker?.lastPrice && entry.broker.descriptor.has.lastPrice);
   const needs = brokerNeeds(rules, order, quotes);

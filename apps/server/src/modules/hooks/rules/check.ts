@@ -300,8 +300,8 @@ export const futureRefusal = (order: Order): RuleRefusal =>
   );
 
 /** The broker's title when its quantities are lots (checkOrder's `lotsAt`); else undefined. */
-export const lotsAt = (broker: { descriptor: { title: string; quantityInLots?: true } } | undefined) =>
-  broker?.descriptor.quantityInLots ? broker.descriptor.title : undefined;
+export const lotsAt = (descriptor: { title: string; quantityInLots?: true } | undefined) =>
+  descriptor?.quantityInLots ? descriptor.title : undefined;
 
 /** maxNotional at a broker whose quantities are lots (a lot's size differs per symbol): refused. */
 export const lotsRefusal = (title: string): RuleRefusal =>
