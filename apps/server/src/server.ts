@@ -15,6 +15,7 @@ import { settleAdministrators } from './modules/admin/administrators.ts';
 import { authenticate } from './modules/auth/authenticate.ts';
 import { createIdentity } from './modules/auth/runtime.ts';
 import { startConnectorRefresher } from './modules/connectors/refresher.ts';
+import { warmBrokerAdapters } from './modules/connectors/warm-up.ts';
 import { ServerCounters } from './modules/metrics/counters.ts';
 import { loadSecretsKey } from './secrets-key.ts';
 import type { Services } from './services.ts';
@@ -80,11 +81,15 @@ export async function startServer(
     }
     const stopRetention = startActivityRetention(services);
     const stopRefresher = startConnectorRefresher(services);
+    // In the background: a signal that comes first loads its broker itself, sharing the same import.
+    const warming = warmBrokerAdapters(services).catch((error) =>
+      log.warn({ err: error }, 'broker adapters not loaded ahead (each loads with its first use)'),
+    );
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
         // Told at once (a refresh pass ends after the refresh in hand), waited for once the app is closed.
-        const jobs = Promise.all([stopRetention(), stopRefresher()]);
+        const jobs = Promise.all([stopRetention(), stopRefresher(), warming]);
         await app.close();
         await jobs;
         await pool.end();

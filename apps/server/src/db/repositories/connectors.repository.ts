@@ -10,6 +10,15 @@ export type ConnectorChanges = Partial<Omit<NewConnector, 'id' | 'key' | 'userId
 
 const visible = isNull(connectors.oauthState);
 
+/** The brokers that active connections use, each once (what a start loads ahead of the first signal). */
+export async function listActiveProviderNames(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ providerName: connectors.providerName })
+    .from(connectors)
+    .where(and(eq(connectors.isActive, true), visible));
+  return rows.map((row) => row.providerName);
+}
+
 export async function insertConnector(db: Executor, values: NewConnector): Promise<ConnectorRow> {
   const [row] = await db.insert(connectors).values(values).returning();
   if (!row) throw new Error('connector insert returned nothing');
