@@ -249,10 +249,13 @@ describe('the notification worker', () => {
       // The webhook still hangs; the mail went, and says so.
       expect(await eventually(status, (s) => s !== 'pending')).toBe('delivered');
       // SIGKILL: the server's connections go (here the one of the round still waiting for the webhook).
-      await t.services.db.$client.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity
+      // Waiting for the backend to end (the timeout): without it the call returns once the signal
+      // is sent, and the next worker's claim (skip locked) could pass over the rows it still locks.
+      const killed = await t.services.db.$client.query<{ ended: boolean }>(
+        `select pg_terminate_backend(pid, 10000) as ended from pg_stat_activity
         where datname = current_database() and state = 'idle in transaction' and query like '%skip locked%'`,
       );
+      expect(killed.rows).toEqual([{ ended: true }]);
       // The next server sends what the killed one had not recorded: the webhook, not the mail.
       const next = createNotificationWorker(services);
       await next.drain();
