@@ -11,7 +11,12 @@ type Trader = Awaited<ReturnType<typeof setupTrader>>;
 export const RESTING_BUY = { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 1 } as const;
 
 /** Places `order` (the JSON body's fields) for the trader's account; the API's answer. */
-export async function placeTokenOrder(t: TestApp, trader: Trader, order: Record<string, unknown>) {
+export async function placeTokenOrder(
+  t: TestApp,
+  trader: Trader,
+  order: Record<string, unknown>,
+  caller = 'API token',
+) {
   const account = await requireApiAccount(t.services, trader.userId, accountId(trader.connector.key, trader.accountId));
   const placed = await placeApiOrder(t.services, t.app.signalRuntime, {
     userId: trader.userId,
@@ -19,7 +24,7 @@ export async function placeTokenOrder(t: TestApp, trader: Trader, order: Record<
     body: JSON.stringify(order),
     idempotencyKey: undefined,
     client: 'token:1',
-    caller: 'API token',
+    caller,
     address: '127.0.0.1',
     receivedAt: performance.now(),
   });

@@ -40,14 +40,17 @@ export function orderEventTypesSql(status: string, from: string, order: string):
  * notificationEventCtes) from `changed`, a relation with the signals columns `id, user_id,
  * hook_id, connector_id, account_id, provider_name, is_test, status, "order", broker_order_id,
  * price` and `types text[]` (the events to emit) and `message text` (order.rejected's reason,
- * or what to do about an order whose outcome stays unknown).
+ * or what to do about an order whose outcome stays unknown). A REST API order's caller is read
+ * from its row (`via`, never changed once stored), by its key and only for the API's hook.
  * `data` is OrderEventData (modules/notifications/events.ts).
  */
 export function signalEventSource(changed: string): string {
   return `select x.user_id, x.connector_id, x.account_id, t.type,
       jsonb_build_object('signalId', x.id,
         'hook', (select jsonb_build_object('key', h.key, 'name', h.name)
-            || case when h.is_api then '{"api": true}'::jsonb else '{}'::jsonb end
+            || case when h.is_api then '{"api": true}'::jsonb
+                || coalesce((select jsonb_build_object('via', s.via) from signals s where s.id = x.id and s.via is not null), '{}')
+              else '{}'::jsonb end
           from hooks h where h.id = x.hook_id),
         'connectorKey', (select c.key from connectors c where c.id = x.connector_id),
         'providerName', x.provider_name, 'accountId', x.account_id, 'order', x."order", 'status', x.status,

@@ -35,13 +35,15 @@ export interface NewSignal {
   address: string | null;
   /** When the hook's maxOrdersPer* count of it was taken (takeHookCount's instant), or null. */
   dayCountedAt?: string | null;
+  /** Who placed a REST API order (HookEntry.via); absent for a webhook's signal. */
+  via?: string;
 }
 
 /** storeSignals' statement, built once (a text made per call is a fresh string of ~5 KB). */
 const STORE = `with input as (
     select * from json_to_recordset($1::json) as t(id text, "hookId" bigint, key text, "userId" bigint,
       "isTest" boolean, "connectorId" bigint, "accountId" text, "providerName" text, request text, "order" text,
-      response text, address text, "dayCountedAt" timestamptz, position int)
+      response text, address text, "dayCountedAt" timestamptz, via text, position int)
   ), claimed as (
     insert into signal_keys as k (hook_id, key, signal_id, expires_at)
     select "hookId", key, id, now() + $2 * interval '1 second' from input
@@ -75,10 +77,10 @@ const STORE = `with input as (
     order by l.user_id, l.rank
   ), stored as (
     insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, is_test, status,
-      request, "order", response, credit_held, address, day_counted_at, completed_at)
+      request, "order", response, credit_held, address, day_counted_at, via, completed_at)
     select id, "userId", "hookId", "connectorId", "accountId", "providerName", "isTest",
       case when "isTest" then 'draft' else 'placing' end, request::jsonb, "order"::jsonb, response::jsonb,
-      not "isTest" and (${UNMETERED_SQL} or "userId" in (select user_id from credit)), address, "dayCountedAt",
+      not "isTest" and (${UNMETERED_SQL} or "userId" in (select user_id from credit)), address, "dayCountedAt", via,
       case when "isTest" then now() end
     from fresh
     returning id

@@ -59,6 +59,11 @@ export const signals = pgTable(
     creditClaimed: boolean('credit_claimed').notNull().default(false),
     address: text('address'),
     /**
+     * Who placed a REST API order (ApiPrincipal.caller: the application's name, or `API token
+     * "name"`), told in its notifications; null for a webhook's signal.
+     */
+    via: text('via'),
+    /**
      * When the hook's maxOrdersPer* limits counted it (null: no count taken, or given back): a
      * signal that placed nothing gives back its day's count once, with the write of its outcome.
      */

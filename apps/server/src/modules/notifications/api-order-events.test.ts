@@ -1,5 +1,6 @@
-// An order placed (or refused) through the REST API is told as the REST API's: its mail read `Webhook "REST
-// API" sent an order`, naming a webhook the user never made (the API's own hook, never listed).
+// An order placed (or refused) through the REST API is told as the REST API's, with the application
+// or token that placed it: its mail read `Webhook "REST API" sent an order`, naming a webhook the
+// user never made (the API's own hook, never listed), and then named no caller.
 import type { Broker } from '@router/brokers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { placeTokenOrder, RESTING_BUY } from '../../../test/api-orders.ts';
@@ -23,13 +24,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-it("an API order's mail says it came from the REST API, not from a webhook", async () => {
+it("an API order's mail says it came from the REST API and which application sent it", async () => {
   const trader = await setupTrader(t, 'api-told@example.com', { provider: 'api_told', credits: 5 });
   await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
     email: 'api-told@example.com',
     events: ['order.placed'],
   });
-  const { id } = await placeTokenOrder(t, trader, RESTING_BUY);
+  const { id } = await placeTokenOrder(t, trader, RESTING_BUY, 'Journal Pro');
   await t.app.signalRuntime.writer.flush();
   let data: Record<string, unknown> | undefined;
   await eventually(async () => {
@@ -41,11 +42,17 @@ it("an API order's mail says it came from the REST API, not from a webhook", asy
     return data !== undefined;
   });
   expect(data?.signalId).toBe(id);
+  expect(data?.hook).toMatchObject({ api: true, via: 'Journal Pro' });
   const { intro } = describeEvent('order.placed', data ?? {}, (name) => name);
-  expect(intro).toBe(`The REST API sent an order to api_told account ${trader.accountId}.`);
+  expect(intro).toBe(`Journal Pro sent an order through the REST API to api_told account ${trader.accountId}.`);
+  // Kept on the signal's row: a later event of the order (filled, rejected by reconciliation) names it too.
+  const { rows } = await t.services.db.$client.query<{ via: string | null }>('select via from signals where id = $1', [
+    id,
+  ]);
+  expect(rows[0]?.via).toBe('Journal Pro');
 });
 
-it("an API order refused is told as the REST API's, not as a webhook's", async () => {
+it("an API order refused is told as the REST API's and its caller's, not as a webhook's", async () => {
   const trader = await setupTrader(t, 'api-refused@example.com', { provider: 'api_told', credits: 5 });
   await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
     email: 'api-refused@example.com',
@@ -58,7 +65,7 @@ it("an API order refused is told as the REST API's, not as a webhook's", async (
     body: JSON.stringify({ symbol: 'AAPL', action: 'hold', quantity: 1 }),
     idempotencyKey: undefined,
     client: 'token:1',
-    caller: 'API token',
+    caller: 'API token "bot"',
     address: '127.0.0.1',
     receivedAt: performance.now(),
   });
@@ -74,6 +81,6 @@ it("an API order refused is told as the REST API's, not as a webhook's", async (
     return data !== undefined;
   });
   const told = describeEvent('signal.refused', data ?? {}, (name) => name);
-  expect(told.summary).toBe('Signal refused on the REST API');
+  expect(told.summary).toBe('Signal refused on the REST API (API token "bot")');
   expect(told.path).not.toContain('hook=');
 });

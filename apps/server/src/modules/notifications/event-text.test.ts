@@ -24,3 +24,30 @@ describe('credit events in words', () => {
     expect(describeEvent('credits.low', { balance: 3, threshold: 20 }, title).summary).toBe('You have 3 signals left');
   });
 });
+
+describe('who sent an order, in words', () => {
+  const order = { order: { symbol: 'AAPL', action: 'buy', quantity: 1 }, providerName: 'alpaca', accountId: 'PA-1' };
+  const intro = (hook: Record<string, unknown> | null) =>
+    describeEvent('order.placed', { ...order, hook }, title).intro;
+  const refused = (hook: Record<string, unknown>) =>
+    describeEvent('signal.refused', { hook, reason: 'invalid', message: 'bad' }, title).summary;
+
+  it('names the webhook, or the REST API and its caller (none for orders stored before callers were kept)', () => {
+    expect(intro({ key: 'h1', name: 'TV alerts' })).toBe('Webhook "TV alerts" sent an order to alpaca account PA-1.');
+    expect(intro(null)).toBe('A webhook sent an order to alpaca account PA-1.');
+    expect(intro({ key: 'h2', name: 'REST API', api: true, via: 'Journal Pro' })).toBe(
+      'Journal Pro sent an order through the REST API to alpaca account PA-1.',
+    );
+    expect(intro({ key: 'h2', name: 'REST API', api: true })).toBe(
+      'The REST API sent an order to alpaca account PA-1.',
+    );
+  });
+
+  it('says on which webhook, or on the REST API for which caller, a signal was refused', () => {
+    expect(refused({ key: 'h1', name: 'TV alerts' })).toBe('Signal refused on webhook "TV alerts"');
+    expect(refused({ key: 'h2', name: 'REST API', api: true, via: 'API token "bot"' })).toBe(
+      'Signal refused on the REST API (API token "bot")',
+    );
+    expect(refused({ key: 'h2', name: 'REST API', api: true })).toBe('Signal refused on the REST API');
+  });
+});

@@ -74,9 +74,15 @@ function legsText(legs: unknown): string | undefined {
   return shown.length > 0 ? shown.join(', ') : undefined;
 }
 
-/** Who sent an order: its webhook, or the REST API (its own hook, named for the activity log). */
-const sender = (hook: Data): string =>
-  hook.api === true ? 'The REST API' : text(hook.name) ? `Webhook "${text(hook.name)}"` : 'A webhook';
+/**
+ * Who sent an order: its webhook, or the REST API (its own hook, named for the activity log) and
+ * the application or token that called it.
+ */
+function sent(hook: Data): string {
+  if (hook.api !== true) return `${text(hook.name) ? `Webhook "${text(hook.name)}"` : 'A webhook'} sent an order`;
+  const via = text(hook.via);
+  return via ? `${via} sent an order through the REST API` : 'The REST API sent an order';
+}
 
 function orderText(type: string, data: Data, title: Title): EventText {
   const order = object(data.order);
@@ -88,7 +94,7 @@ function orderText(type: string, data: Data, title: Title): EventText {
   const signalId = text(data.signalId) ?? '';
   return {
     summary: `${data.status === 'unknown' ? UNKNOWN_VERB : (ORDER_VERBS[type] ?? 'Order')}: ${what || 'order'}${filledAt} on ${broker}`,
-    intro: `${sender(hook)} sent an order to ${broker} account ${text(data.accountId) ?? ''}.`,
+    intro: `${sent(hook)} to ${broker} account ${text(data.accountId) ?? ''}.`,
     details: rows([
       ['Symbol', order.symbol],
       ['Action', order.action],
@@ -122,12 +128,18 @@ const REFUSALS: Record<string, string> = {
   refused: 'it was refused',
 };
 
+/** Where a signal was refused: on a webhook, or on the REST API and by which caller. */
+function refusedOn(hook: Data): string {
+  const name = text(hook.api === true ? hook.via : hook.name);
+  if (hook.api === true) return ` on the REST API${name ? ` (${name})` : ''}`;
+  return name ? ` on webhook "${name}"` : '';
+}
+
 function refusedText(data: Data, title: Title): EventText {
   const hook = object(data.hook);
-  const name = text(hook.name);
   const signalId = text(data.signalId);
   return {
-    summary: `Signal refused${hook.api === true ? ' on the REST API' : name ? ` on webhook "${name}"` : ''}`,
+    summary: `Signal refused${refusedOn(hook)}`,
     intro: `A signal became no order: ${REFUSALS[text(data.reason) ?? ''] ?? 'it was refused'}.`,
     details: rows([
       ['Message', data.message],

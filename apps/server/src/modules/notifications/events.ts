@@ -32,6 +32,8 @@ export interface EventHook {
   name: string;
   /** The REST API's own hook (hooks.is_api): the order came from the API, not a webhook. */
   api?: true;
+  /** Who placed a REST API order: the application's name, or `API token "name"` (orders since 0035). */
+  via?: string;
 }
 
 /** order.placed, order.filled, order.rejected: one signal's order and what the broker said. */

@@ -24,7 +24,11 @@ export function refusalEvent(entry: HookEntry, answer: Answer): NotificationEven
     accountId: entry.accountId,
     type: 'signal.refused',
     data: {
-      hook: { key: entry.hookKey, name: entry.name, ...(entry.isApi ? { api: true as const } : {}) },
+      hook: {
+        key: entry.hookKey,
+        name: entry.name,
+        ...(entry.isApi ? { api: true as const, ...(entry.via ? { via: entry.via } : {}) } : {}),
+      },
       connectorKey: entry.connectorKey,
       providerName: entry.providerName,
       accountId: entry.accountId,

@@ -403,6 +403,7 @@ async function accept(rt: SignalRuntime, s: Signal, keyed: boolean, draft: Answe
     response: draft ? JSON.stringify(draft.body) : null,
     address: s.address,
     dayCountedAt: s.count?.at ?? null,
+    ...(entry.via ? { via: entry.via } : {}),
   });
   if ('owner' in stored && stored.owner === s.id) s.state = transition(s.state, 'accept');
   return stored;
