@@ -29,7 +29,7 @@ async function insertConnector(
 }
 
 describe('warmBrokerAdapters', () => {
-  it('loads the brokers of active connections, each once, and no other', async () => {
+  it('loads the brokers of active connections, each once, and no other (paper is always ready)', async () => {
     const ann = await insertTestUser(t.services, 'warm-ann@example.com');
     const bob = await insertTestUser(t.services, 'warm-bob@example.com');
     await insertConnector(ann.id, 'c_warm_kraken', 'kraken', true);
@@ -38,6 +38,7 @@ describe('warmBrokerAdapters', () => {
     await insertConnector(ann.id, 'c_warm_bitmex', 'bitmex', false);
     await insertConnector(bob.id, 'c_warm_schwab', 'schwab', false, 'pending-state');
     await insertConnector(bob.id, 'c_warm_retired', 'retired_broker', true);
+    await insertConnector(bob.id, 'c_warm_paper', 'paper', true);
     const before = t.services.brokers.loaded().map((broker) => broker.descriptor.name);
     expect(before).not.toContain('kraken');
 

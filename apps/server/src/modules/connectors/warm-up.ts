@@ -6,10 +6,13 @@
 import { listActiveProviderNames } from '../../db/repositories/connectors.repository.ts';
 import type { Services } from '../../services.ts';
 
-/** Loads the adapters of the active connections' brokers; answers the names loaded. */
+/** Loads the adapters of the active connections' brokers; answers the names loaded now. */
 export async function warmBrokerAdapters(services: Services): Promise<string[]> {
   const { brokers, log } = services;
-  const names = (await listActiveProviderNames(services.db)).filter((name) => brokers.descriptor(name));
+  const ready = new Set(brokers.loaded().map((broker) => broker.descriptor.name));
+  const names = (await listActiveProviderNames(services.db)).filter(
+    (name) => brokers.descriptor(name) && !ready.has(name),
+  );
   const started = performance.now();
   const loaded = await Promise.all(
     names.map(async (name) => {
