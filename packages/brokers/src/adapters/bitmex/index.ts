@@ -1,7 +1,8 @@
+import { withCcxt } from '../../ccxt/ccxt-module.ts';
 import { defineBroker } from '../../core/define.ts';
 import { bitmexDescriptor } from './descriptor.ts';
 
 export default defineBroker({
   descriptor: bitmexDescriptor,
-  load: async () => (await import('./adapter.ts')).createBitmexBroker(),
+  load: withCcxt(async () => (await import('./adapter.ts')).createBitmexBroker()),
 });

@@ -1,7 +1,8 @@
+import { withCcxt } from '../../ccxt/ccxt-module.ts';
 import { defineBroker } from '../../core/define.ts';
 import { coinbaseDescriptor } from './descriptor.ts';
 
 export default defineBroker({
   descriptor: coinbaseDescriptor,
-  load: async () => (await import('./adapter.ts')).createCoinbaseBroker(),
+  load: withCcxt(async () => (await import('./adapter.ts')).createCoinbaseBroker()),
 });
