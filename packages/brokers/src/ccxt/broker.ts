@@ -1,5 +1,6 @@
 // The Broker contract over ccxt, shared by kraken, coinbase, bitmex and woo. Each call builds a
-// fresh ccxt instance (credentials, deadline, base URL), so nothing leaks between connections.
+// fresh ccxt instance (credentials, deadline, base URL), so nothing leaks between connections;
+// the venue's market list is shared between them (markets.ts), public as it is.
 
 import type { Order, OrderResponse } from '@router/orders';
 import type { Order as CcxtOrder, Exchange } from 'ccxt';
@@ -11,8 +12,9 @@ import { orderIdToCancel } from '../core/find-order.ts';
 import { positiveOnTick } from '../core/ticks.ts';
 import { type ErrorMapping, toBrokerError } from './errors.ts';
 import { createExchange, lastAnswerOf } from './exchange.ts';
+import { MARKETS_RELOAD_MS, sharedMarkets } from './markets.ts';
 import { closeOrder } from './positions.ts';
-import { loadMarketInfos, toHoldings, toOrderResponse } from './readers.ts';
+import { toHoldings, toOrderResponse } from './readers.ts';
 import { findMarket, type MarketInfo, preferredKind } from './symbols.ts';
 import type { CcxtVenue, OrderArgs } from './venue.ts';
 
@@ -75,8 +77,11 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   }
 
   async function marketFor(exchange: Exchange, symbol: string, extra?: Record<string, string | number | boolean>) {
-    const markets = await call(exchange, () => loadMarketInfos(exchange));
-    const market = findMarket(markets, symbol, preferredKind(extra) ?? venue.defaultKind);
+    const kind = preferredKind(extra) ?? venue.defaultKind;
+    const market =
+      findMarket(await call(exchange, () => sharedMarkets(exchange)), symbol, kind) ??
+      // Not in the list held: listed since, maybe (loaded again at most once a minute).
+      findMarket(await call(exchange, () => sharedMarkets(exchange, MARKETS_RELOAD_MS)), symbol, kind);
     if (!market) throw new BrokerError('InvalidOrder', title, `unknown symbol ${symbol}`);
     return market;
   }
@@ -148,7 +153,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   async function loaded(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<Exchange> {
     checkAccount(session, accountId);
     const exchange = await exchangeFor(ctx, session.secrets);
-    await call(exchange, () => exchange.loadMarkets());
+    await call(exchange, () => sharedMarkets(exchange));
     return exchange;
   }
 
@@ -268,6 +273,8 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     async connect(ctx, input) {
       const secrets = { ...input.credentials };
       const exchange = await exchangeFor(ctx, secrets);
+      // fetchBalance loads the markets first: the shared list, so the first order finds it held.
+      await call(exchange, () => sharedMarkets(exchange));
       const balances = await call(exchange, () => exchange.fetchBalance());
       const holdings = toHoldings(balances, [], venue.positions === true);
       return {

@@ -35,9 +35,8 @@ function toMarketInfo(market: Market): MarketInfo | undefined {
   };
 }
 
-export async function loadMarketInfos(exchange: Exchange): Promise<MarketInfo[]> {
-  const markets = await exchange.loadMarkets();
-  return Object.values(markets)
+export function toMarketInfos(markets: Exchange['markets']): MarketInfo[] {
+  return Object.values(markets ?? {})
     .map((market) => (market ? toMarketInfo(market) : undefined))
     .filter((market): market is MarketInfo => market !== undefined);
 }

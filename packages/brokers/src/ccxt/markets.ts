@@ -1,0 +1,91 @@
+// An exchange's market list, loaded once and shared by every call to the same venue and endpoint
+// (its API URLs: a sandbox or a fake apart) for MARKETS_TTL_MS. Each call builds its own ccxt
+// instance (its credentials, its deadline: broker.ts), whose loadMarkets fetched the whole list
+// again: before every order, lookup and cancel, Kraken's AssetPairs or Coinbase's product list
+// was on the order's path, and against the exchange's public rate limit. Instances take the list
+// by reference (ccxt's setMarketsFromExchange), from a snapshot that holds no credentials.
+// A symbol the list lacks loads it again (a new listing), at most once per MARKETS_RELOAD_MS.
+import type { Exchange } from 'ccxt';
+import { toMarketInfos } from './readers.ts';
+import type { MarketInfo } from './symbols.ts';
+
+export const MARKETS_TTL_MS = 10 * 60_000;
+export const MARKETS_RELOAD_MS = 60_000;
+
+/** What setMarketsFromExchange reads of its source: the market fields, no credentials. */
+type MarketSnapshot = Pick<
+  Exchange,
+  | 'id'
+  | 'markets'
+  | 'markets_by_id'
+  | 'symbols'
+  | 'ids'
+  | 'currencies'
+  | 'currencies_by_id'
+  | 'baseCurrencies'
+  | 'quoteCurrencies'
+  | 'codes'
+  | 'options'
+>;
+
+interface MarketList {
+  snapshot: MarketSnapshot;
+  infos: MarketInfo[];
+}
+
+interface Entry {
+  at: number;
+  list: Promise<MarketList>;
+}
+
+const lists = new Map<string, Entry>();
+
+const keyOf = (exchange: Exchange): string => `${exchange.id} ${JSON.stringify(exchange.urls.api)}`;
+
+async function fetchList(exchange: Exchange): Promise<MarketList> {
+  await exchange.loadMarkets(true);
+  const helperNames = (exchange.options.marketHelperProps as string[] | undefined) ?? [];
+  const options: Record<string, unknown> = { marketHelperProps: helperNames };
+  for (const name of helperNames) options[name] = exchange.options[name];
+  const snapshot: MarketSnapshot = {
+    id: exchange.id,
+    markets: exchange.markets,
+    markets_by_id: exchange.markets_by_id,
+    symbols: exchange.symbols,
+    ids: exchange.ids,
+    currencies: exchange.currencies,
+    currencies_by_id: exchange.currencies_by_id,
+    baseCurrencies: exchange.baseCurrencies,
+    quoteCurrencies: exchange.quoteCurrencies,
+    codes: exchange.codes,
+    options,
+  };
+  return { snapshot, infos: toMarketInfos(exchange.markets) };
+}
+
+/**
+ * Gives `exchange` its venue's markets: the shared list when one was loaded within `maxAge`,
+ * else its own load, shared from then on. Answers them as MarketInfos. A shared load that failed
+ * (its caller's deadline) is not reused: this call loads its own.
+ */
+export async function sharedMarkets(
+  exchange: Exchange,
+  maxAge = MARKETS_TTL_MS,
+  now = Date.now(),
+): Promise<MarketInfo[]> {
+  const key = keyOf(exchange);
+  const entry = lists.get(key);
+  if (entry && now - entry.at < maxAge) {
+    const list = await entry.list.catch(() => undefined);
+    if (list) {
+      exchange.setMarketsFromExchange(list.snapshot as Exchange);
+      return list.infos;
+    }
+  }
+  const fresh: Entry = { at: now, list: fetchList(exchange) };
+  lists.set(key, fresh);
+  fresh.list.catch(() => {
+    if (lists.get(key) === fresh) lists.delete(key);
+  });
+  return (await fresh.list).infos;
+}
