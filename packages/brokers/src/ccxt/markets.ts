@@ -68,12 +68,9 @@ async function fetchList(exchange: Exchange): Promise<MarketList> {
  * else its own load, shared from then on. Answers them as MarketInfos. A shared load that failed
  * (its caller's deadline) is not reused: this call loads its own.
  */
-export async function sharedMarkets(
-  exchange: Exchange,
-  maxAge = MARKETS_TTL_MS,
-  now = Date.now(),
-): Promise<MarketInfo[]> {
+export async function sharedMarkets(exchange: Exchange, maxAge = MARKETS_TTL_MS): Promise<MarketInfo[]> {
   const key = keyOf(exchange);
+  const now = Date.now();
   const entry = lists.get(key);
   if (entry && now - entry.at < maxAge) {
     const list = await entry.list.catch(() => undefined);

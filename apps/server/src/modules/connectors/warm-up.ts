@@ -2,8 +2,8 @@
 // first signal after a restart or a deploy does not wait for its broker's code: an adapter is
 // imported on its first use (packages/brokers, core/registry.ts), which takes 2–10 ms for a REST
 // adapter, 30–90 ms for Rithmic's and cTrader's protocol schemas and 0.5–0.7 s for a ccxt venue's
-// (ccxt itself). Brokers nobody uses here stay unloaded, as does a broker whose name no folder
-// has any more.
+// (ccxt itself). Brokers nobody uses here stay unloaded, as does a connection's broker whose
+// folder was since removed.
 import { listActiveProviderNames } from '../../db/repositories/connectors.repository.ts';
 import type { Services } from '../../services.ts';
 

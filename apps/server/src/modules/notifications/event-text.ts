@@ -74,14 +74,17 @@ function legsText(legs: unknown): string | undefined {
   return shown.length > 0 ? shown.join(', ') : undefined;
 }
 
+/** The sender's name: a REST API order's caller (its application or token), else its webhook's. */
+const senderName = (hook: Data): string | undefined => text(hook.api === true ? hook.via : hook.name);
+
 /**
  * Who sent an order: its webhook, or the REST API (its own hook, named for the activity log) and
  * the application or token that called it.
  */
 function sent(hook: Data): string {
-  if (hook.api !== true) return `${text(hook.name) ? `Webhook "${text(hook.name)}"` : 'A webhook'} sent an order`;
-  const via = text(hook.via);
-  return via ? `${via} sent an order through the REST API` : 'The REST API sent an order';
+  const name = senderName(hook);
+  if (hook.api === true) return name ? `${name} sent an order through the REST API` : 'The REST API sent an order';
+  return `${name ? `Webhook "${name}"` : 'A webhook'} sent an order`;
 }
 
 function orderText(type: string, data: Data, title: Title): EventText {
@@ -130,7 +133,7 @@ const REFUSALS: Record<string, string> = {
 
 /** Where a signal was refused: on a webhook, or on the REST API and by which caller. */
 function refusedOn(hook: Data): string {
-  const name = text(hook.api === true ? hook.via : hook.name);
+  const name = senderName(hook);
   if (hook.api === true) return ` on the REST API${name ? ` (${name})` : ''}`;
   return name ? ` on webhook "${name}"` : '';
 }
