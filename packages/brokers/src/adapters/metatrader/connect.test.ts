@@ -122,6 +122,19 @@ describe('provisioning an MT login with the site token', () => {
     expect(slow.fake.requests.filter((r) => r.url.endsWith('/deploy'))).toHaveLength(1);
   });
 
+  it('says the account is deploying when its limit passes right after asking MetaApi to deploy it', async () => {
+    // A busy machine or a slow MetaApi: the limit is gone by the time the deploy is answered.
+    const { fake, broker, ctx } = await start(
+      { connectAfterPolls: 1_000 },
+      { waitMs: 0, firstPollMs: 10, maxPollMs: 10 },
+    );
+    const error = await brokerFailure(broker.connect(ctx, { credentials: DEMO }));
+    expect(error.message).toBe(
+      'MetaTrader: MetaApi is still connecting the account to ICMarketsSC-Demo (deploying, disconnected); connect again in a minute',
+    );
+    expect(fake.requests.filter((r) => r.url.endsWith('/deploy'))).toHaveLength(1);
+  });
+
   it('asks again with the resource slots MetaApi recommends (E_RESOURCE_SLOTS)', async () => {
     const { fake, broker, ctx } = await start();
     const session = await broker.connect(ctx, {

@@ -49,13 +49,15 @@ async function waitConnected(
   let delay = limits.firstPollMs;
   for (;;) {
     const { body } = await http.request({ path: accountPath(metaApiId) });
-    const state = stringField(body, 'state') ?? 'UNKNOWN';
+    let state = stringField(body, 'state') ?? 'UNKNOWN';
     const status = stringField(body, 'connectionStatus') ?? 'DISCONNECTED';
     if (state === 'DEPLOYED' && status === 'CONNECTED') return body as Record<string, unknown>;
     if (state === 'DEPLOY_FAILED' && deployed) throw fail('BrokerUnavailable', 'MetaApi could not start the account');
     if (IDLE_STATES.has(state) && !deployed) {
       await http.request({ method: 'POST', path: `${accountPath(metaApiId)}/deploy` });
       deployed = true;
+      // What the account is now, for a limit reached before the next poll (not "created").
+      state = 'DEPLOYING';
     }
     if (deadline.now() + delay > deadline.at) {
       const server = stringField(body, 'server') ?? 'the broker';
