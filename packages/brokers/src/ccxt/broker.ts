@@ -41,18 +41,31 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     ...(descriptor.exceptions ? { exceptions: descriptor.exceptions } : {}),
   };
 
-  async function exchangeFor(ctx: BrokerContext, secrets: Readonly<Record<string, string>>): Promise<Exchange> {
+  /**
+   * The connection's exchange: its credentials, the call's deadline. `publicOnly`: neither, for
+   * what loads the venue's market list in the background, after the call is over.
+   */
+  async function exchangeFor(
+    ctx: BrokerContext,
+    secrets: Readonly<Record<string, string>>,
+    publicOnly = false,
+  ): Promise<Exchange> {
     const exchange = await createExchange(venue.exchangeClass, {
-      credentials: venue.credentials(secrets),
+      ...(publicOnly ? {} : { credentials: venue.credentials(secrets) }),
       baseUrl: ctx.baseUrl,
       defaultBaseUrl: descriptor.baseUrl,
       sandbox: venue.sandbox === true && isSandbox(secrets),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(ctx.signal && !publicOnly ? { signal: ctx.signal } : {}),
       ...(venue.options ? { options: venue.options } : {}),
       ...(venue.currencies ? { currencies: true } : {}),
     });
     venue.configure?.(exchange);
     return exchange;
+  }
+
+  /** The venue's markets on `exchange` (markets.ts), an aged list refreshed in the background. */
+  function marketsOn(exchange: Exchange, ctx: BrokerContext, secrets: Readonly<Record<string, string>>) {
+    return call(exchange, () => sharedMarkets(exchange, { refresher: () => exchangeFor(ctx, secrets, true) }));
   }
 
   /**
@@ -76,12 +89,18 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     checkAccountInConnection(title, session, accountId);
   }
 
-  async function marketFor(exchange: Exchange, symbol: string, extra?: Record<string, string | number | boolean>) {
+  async function marketFor(
+    exchange: Exchange,
+    ctx: BrokerContext,
+    session: BrokerSession,
+    symbol: string,
+    extra?: Record<string, string | number | boolean>,
+  ) {
     const kind = preferredKind(extra) ?? venue.defaultKind;
     const market =
-      findMarket(await call(exchange, () => sharedMarkets(exchange)), symbol, kind) ??
+      findMarket(await marketsOn(exchange, ctx, session.secrets), symbol, kind) ??
       // Not in the list held: listed since, maybe (loaded again at most once a minute).
-      findMarket(await call(exchange, () => sharedMarkets(exchange, MARKETS_RELOAD_MS)), symbol, kind);
+      findMarket(await call(exchange, () => sharedMarkets(exchange, { maxAge: MARKETS_RELOAD_MS })), symbol, kind);
     if (!market) throw new BrokerError('InvalidOrder', title, `unknown symbol ${symbol}`);
     return market;
   }
@@ -153,7 +172,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   async function loaded(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<Exchange> {
     checkAccount(session, accountId);
     const exchange = await exchangeFor(ctx, session.secrets);
-    await call(exchange, () => sharedMarkets(exchange));
+    await marketsOn(exchange, ctx, session.secrets);
     return exchange;
   }
 
@@ -260,7 +279,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   const lastPrice: Broker['lastPrice'] = async (ctx, session, accountId, symbol) => {
     checkAccount(session, accountId);
     const exchange = await exchangeFor(ctx, session.secrets);
-    const market = await marketFor(exchange, symbol);
+    const market = await marketFor(exchange, ctx, session, symbol);
     const ticker = await call(exchange, () => exchange.fetchTicker(market.symbol));
     if (typeof ticker.last === 'number' && ticker.last > 0) return ticker.last;
     const { bid, ask } = ticker;
@@ -274,7 +293,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       const secrets = { ...input.credentials };
       const exchange = await exchangeFor(ctx, secrets);
       // fetchBalance loads the markets first: the shared list, so the first order finds it held.
-      await call(exchange, () => sharedMarkets(exchange));
+      await marketsOn(exchange, ctx, secrets);
       const balances = await call(exchange, () => exchange.fetchBalance());
       const holdings = toHoldings(balances, [], venue.positions === true);
       return {
@@ -302,7 +321,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       checkAccount(session, input.accountId);
       const { order, clientOrderId } = input;
       const exchange = await exchangeFor(ctx, session.secrets);
-      const market = await marketFor(exchange, order.symbol, order.extra);
+      const market = await marketFor(exchange, ctx, session, order.symbol, order.extra);
       if (order.action === 'close') return close(exchange, market, closeQuantity(order), clientOrderId);
       if (order.action === 'cancel') {
         const { length } = await cancelOpen(exchange, market);
@@ -348,7 +367,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     async closePosition(ctx, session, accountId, symbol) {
       checkAccount(session, accountId);
       const exchange = await exchangeFor(ctx, session.secrets);
-      return close(exchange, await marketFor(exchange, symbol));
+      return close(exchange, await marketFor(exchange, ctx, session, symbol));
     },
 
     ...(descriptor.has.findOrderByClientId ? { findByClientId } : {}),

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createKrakenBroker } from '../adapters/kraken/adapter.ts';
 import { createKrakenFake, KRAKEN_FAKE_KEY, KRAKEN_FAKE_SECRET, type KrakenFake } from '../adapters/kraken/fake.ts';
-import { MARKETS_RELOAD_MS } from './markets.ts';
+import { MARKETS_RELOAD_MS, MARKETS_STALE_MS, MARKETS_TTL_MS } from './markets.ts';
 import { context, order } from './test-support.ts';
 
 const broker = createKrakenBroker();
@@ -69,5 +69,33 @@ describe('the shared market list', () => {
     expect((await eth()).status).toBeDefined();
     expect(listsFetched()).toBe(2);
     expect(fake.orders.map((placed) => placed.fields.pair)).toEqual(['XETHZUSD']);
+  });
+
+  it('serves an order from a list past its ten minutes while it is loaded again in the background', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { fake, place, listsFetched } = await started();
+    await place({}, 'aged-1');
+    vi.setSystemTime(Date.now() + MARKETS_TTL_MS + 1_000);
+    // The list's endpoint fails: the order does not wait for it, nor fail with it.
+    fake.inject({ method: 'GET', path: '/0/public/AssetPairs', status: 503, body: 'Service Unavailable' });
+    expect((await place({}, 'aged-2')).status).toBeDefined();
+    await vi.waitFor(() => expect(listsFetched()).toBe(2));
+    // The failed load left the aged list in use: the next order loads it again, and it holds.
+    expect((await place({}, 'aged-3')).status).toBeDefined();
+    await vi.waitFor(() => expect(listsFetched()).toBe(3));
+    await place({}, 'aged-4');
+    expect(listsFetched()).toBe(3);
+    expect(fake.orders).toHaveLength(4);
+  });
+
+  it("loads a list older than a day on the order's path", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { fake, place, listsFetched } = await started();
+    await place({}, 'day-1');
+    vi.setSystemTime(Date.now() + MARKETS_STALE_MS + 1_000);
+    fake.inject({ method: 'GET', path: '/0/public/AssetPairs', status: 503, body: 'Service Unavailable' });
+    await expect(place({}, 'day-2')).rejects.toThrow(/Kraken/);
+    expect(listsFetched()).toBe(2);
+    expect(fake.orders).toHaveLength(1);
   });
 });
