@@ -33,7 +33,7 @@ export default defineConfig({
         },
       },
       {
-        // Fault drills on the real server (`npm run test:faults`, run by CI after `npm test`).
+        // Fault drills on the real server, one file at a time (`npm run test:faults` runs them alone).
         test: {
           name: 'faults',
           include: ['apps/server/test/faults/**/*.test.ts'],
