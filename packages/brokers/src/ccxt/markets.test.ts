@@ -71,13 +71,19 @@ describe('the shared market list', () => {
     expect(fake.orders.map((placed) => placed.fields.pair)).toEqual(['XETHZUSD']);
   });
 
-  it('serves an order from a list past its ten minutes while it is loaded again in the background', async () => {
+  /** A fake whose list a first order loaded `ms` ago; the list's endpoint fails next. */
+  async function listAged(ms: number) {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const { fake, place, listsFetched } = await started();
-    await place({}, 'aged-1');
-    vi.setSystemTime(Date.now() + MARKETS_TTL_MS + 1_000);
+    const world = await started();
+    await world.place({}, `first-${ms}`);
+    vi.setSystemTime(Date.now() + ms);
+    world.fake.inject({ method: 'GET', path: '/0/public/AssetPairs', status: 503, body: 'Service Unavailable' });
+    return world;
+  }
+
+  it('serves an order from a list past its ten minutes while it is loaded again in the background', async () => {
+    const { fake, place, listsFetched } = await listAged(MARKETS_TTL_MS + 1_000);
     // The list's endpoint fails: the order does not wait for it, nor fail with it.
-    fake.inject({ method: 'GET', path: '/0/public/AssetPairs', status: 503, body: 'Service Unavailable' });
     expect((await place({}, 'aged-2')).status).toBeDefined();
     await vi.waitFor(() => expect(listsFetched()).toBe(2));
     // The failed load left the aged list in use: the next order loads it again, and it holds.
@@ -89,11 +95,7 @@ describe('the shared market list', () => {
   });
 
   it("loads a list older than a day on the order's path", async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const { fake, place, listsFetched } = await started();
-    await place({}, 'day-1');
-    vi.setSystemTime(Date.now() + MARKETS_STALE_MS + 1_000);
-    fake.inject({ method: 'GET', path: '/0/public/AssetPairs', status: 503, body: 'Service Unavailable' });
+    const { fake, place, listsFetched } = await listAged(MARKETS_STALE_MS + 1_000);
     await expect(place({}, 'day-2')).rejects.toThrow(/Kraken/);
     expect(listsFetched()).toBe(2);
     expect(fake.orders).toHaveLength(1);
