@@ -91,7 +91,7 @@ export function ActivityPanel() {
       {!signalId && (options.hooks.size > 0 || isFiltered(filters)) && (
         <ActivityFiltersBar value={filters} options={options} onChange={setFilters} />
       )}
-      <Table responsive hover className="mb-0 align-middle activity-table" size="sm">
+      <Table responsive hover className="mb-0 align-middle card-table" size="sm">
         <thead>
           <tr>
             <th scope="col">Last actions</th>

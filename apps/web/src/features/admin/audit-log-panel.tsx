@@ -48,7 +48,7 @@ export function AuditLogPanel() {
           {log.loading && <DelayedSpinner className="d-inline-flex align-items-center" />}
         </h2>
       </Card.Header>
-      <Table responsive hover size="sm" className="mb-0 align-middle">
+      <Table responsive hover size="sm" className="mb-0 align-middle card-table">
         <thead>
           <tr>
             <th scope="col">Date</th>

@@ -14,7 +14,7 @@ export function LedgerTable() {
   const ledger = useLedger();
   return (
     <BillingSection id="credit-history" title="Credit history" busy={ledger.loading}>
-      <Table responsive hover size="sm" className="mb-0 align-middle">
+      <Table responsive hover size="sm" className="mb-0 align-middle card-table">
         <thead>
           <tr>
             <th scope="col">Date</th>

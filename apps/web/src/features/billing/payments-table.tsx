@@ -38,7 +38,7 @@ export function PaymentsTable({ payments }: { payments: Payment[] }) {
   return (
     <BillingSection id="payments" title="Recent payments">
       {error && <FocusedAlert className="m-3 mb-0">{error}</FocusedAlert>}
-      <Table responsive hover size="sm" className="mb-0 align-middle">
+      <Table responsive hover size="sm" className="mb-0 align-middle card-table">
         <thead>
           <tr>
             <th scope="col">Date</th>
