@@ -82,13 +82,15 @@ export async function startServer(
     const stopRetention = startActivityRetention(services);
     const stopRefresher = startConnectorRefresher(services);
     // In the background: a signal that comes first loads its broker itself, sharing the same import.
-    const warming = warmBrokerAdapters(services).catch((error) =>
+    const warmingEnds = new AbortController();
+    const warming = warmBrokerAdapters(services, warmingEnds.signal).catch((error) =>
       log.warn({ err: error }, 'broker adapters not loaded ahead (each loads with its first use)'),
     );
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
         // Told at once (a refresh pass ends after the refresh in hand), waited for once the app is closed.
+        warmingEnds.abort();
         const jobs = Promise.all([stopRetention(), stopRefresher(), warming]);
         await app.close();
         await jobs;

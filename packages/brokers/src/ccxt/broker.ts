@@ -42,8 +42,8 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   };
 
   /**
-   * The connection's exchange: its credentials, the call's deadline. `publicOnly`: neither, for
-   * what loads the venue's market list in the background, after the call is over.
+   * The connection's exchange: its credentials, the call's deadline (`ctx.signal`). `publicOnly`:
+   * no credentials, for what loads the venue's market list.
    */
   async function exchangeFor(
     ctx: BrokerContext,
@@ -55,7 +55,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       baseUrl: ctx.baseUrl,
       defaultBaseUrl: descriptor.baseUrl,
       sandbox: venue.sandbox === true && isSandbox(secrets),
-      ...(ctx.signal && !publicOnly ? { signal: ctx.signal } : {}),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
       ...(venue.options ? { options: venue.options } : {}),
       ...(venue.currencies ? { currencies: true } : {}),
     });
@@ -63,9 +63,13 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     return exchange;
   }
 
-  /** The venue's markets on `exchange` (markets.ts), an aged list refreshed in the background. */
+  /**
+   * The venue's markets on `exchange` (markets.ts), an aged list refreshed in the background, on
+   * an instance without the call's deadline: the call may be over first.
+   */
   function marketsOn(exchange: Exchange, ctx: BrokerContext, secrets: Readonly<Record<string, string>>) {
-    return call(exchange, () => sharedMarkets(exchange, { refresher: () => exchangeFor(ctx, secrets, true) }));
+    const { signal: _callsDeadline, ...background } = ctx;
+    return call(exchange, () => sharedMarkets(exchange, { refresher: () => exchangeFor(background, secrets, true) }));
   }
 
   /**
@@ -288,6 +292,12 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
 
   const broker: CcxtBroker = {
     descriptor,
+
+    // The venue's market list, shared by every connection's first order (markets.ts).
+    async warm(ctx) {
+      const exchange = await exchangeFor(ctx, {}, true);
+      await call(exchange, () => sharedMarkets(exchange));
+    },
 
     async connect(ctx, input) {
       const secrets = { ...input.credentials };

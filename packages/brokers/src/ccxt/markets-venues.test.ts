@@ -1,5 +1,5 @@
-// Every ccxt venue loads an aged market list again in the background on an instance without the
-// connection's credentials: the list's endpoint is public at each of them, so the reload holds.
+// Every ccxt venue loads its market list ahead (warm) and an aged one again in the background, on
+// an instance without the connection's credentials: the list's endpoint is public at each of them.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBitmexBroker } from '../adapters/bitmex/adapter.ts';
 import { startProtocolFake as bitmexFake } from '../adapters/bitmex/fake.ts';
@@ -65,6 +65,22 @@ describe('an aged market list at each ccxt venue', () => {
         },
         { timeout: 10_000 },
       );
+    },
+  );
+
+  it.each(VENUES)(
+    '%s: warm() loads it ahead, without credentials, for the first connect',
+    async (_title, create, start, listPath) => {
+      const fake = await start();
+      fakes.push(fake);
+      const broker = create();
+      const ctx = context(String(fake.config.baseUrl));
+      const fetched = () => fake.requests().filter((r) => r.method === 'GET' && r.path === listPath).length;
+      await broker.warm?.(ctx);
+      const perLoad = fetched();
+      expect(perLoad).toBeGreaterThan(0);
+      await broker.connect(ctx, { credentials: fake.credentials('') });
+      expect(fetched()).toBe(perLoad);
     },
   );
 });

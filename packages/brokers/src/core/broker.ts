@@ -144,6 +144,12 @@ export interface Broker {
   /** Renews tokens; returns the new session. Providers without expiring tokens omit it. */
   refresh?(ctx: BrokerContext, session: BrokerSession): Promise<BrokerSession>;
   /**
+   * Loads ahead, with no user's credentials, what every connection's first call would otherwise
+   * load on its path (a ccxt venue's market list). The server calls it after a start for brokers
+   * that active connections use (warm-up.ts); `ctx.signal` ends it when the server stops.
+   */
+  warm?(ctx: BrokerContext): Promise<void>;
+  /**
    * The broker's own checks of an order, without a session or any call (a test hook's "check
    * without placing"): throws the BrokerError placeOrder would throw for it before sending
    * anything, through the same mapping code. Pure. Where the mapping needs the broker
