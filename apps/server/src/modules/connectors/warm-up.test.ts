@@ -101,7 +101,9 @@ describe('warmBrokerAdapters', () => {
     stops.abort();
 
     expect((await warming).sort()).toEqual(['alpaca', 'tradier']);
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'broker not warmed', broker: 'tradier' }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'broker not warmed', broker: 'tradier', reason: 'exchange unreachable' }),
+    );
     expect(lines.filter((line) => line.msg === 'broker not warmed')).toHaveLength(1); // not the stopped one
   });
 });

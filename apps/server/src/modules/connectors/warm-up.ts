@@ -33,7 +33,9 @@ export async function warmBrokerAdapters(services: Services, signal?: AbortSigna
       }
       // Its first call loads what this could not (the exchange unreachable now).
       await broker?.warm?.(brokerContextFor(services, broker, signal)).catch((error: unknown) => {
-        if (!signal?.aborted) log.warn({ err: error, broker: name }, 'broker not warmed');
+        // The broker's words, not a stack: an exchange out of reach is expected now and then.
+        const reason = error instanceof Error ? error.message : String(error);
+        if (!signal?.aborted) log.warn({ broker: name, reason }, 'broker not warmed');
       });
       return broker ? name : undefined;
     }),
