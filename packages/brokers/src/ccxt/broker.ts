@@ -11,7 +11,8 @@ import { closeFailedAfterCancel, exitsCutAnswer, exitsNotCutAnswer } from '../co
 import { orderIdToCancel } from '../core/find-order.ts';
 import { positiveOnTick } from '../core/ticks.ts';
 import { type ErrorMapping, toBrokerError } from './errors.ts';
-import { createExchange, lastAnswerOf } from './exchange.ts';
+import { armExchange, createExchange, lastAnswerOf } from './exchange.ts';
+import { ExchangePool, setupKey } from './exchange-pool.ts';
 import { MARKETS_RELOAD_MS, sharedMarkets } from './markets.ts';
 import { closeOrder } from './positions.ts';
 import { toHoldings, toOrderResponse } from './readers.ts';
@@ -61,6 +62,28 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     });
     venue.configure?.(exchange);
     return exchange;
+  }
+
+  const pool = new ExchangePool();
+
+  /**
+   * Runs `work` on an exchange of the connection (its credentials, the call's deadline), an idle
+   * one of the same setup when there is one (exchange-pool.ts), given back once `work` is done.
+   */
+  async function withExchange<T>(
+    ctx: BrokerContext,
+    secrets: Readonly<Record<string, string>>,
+    work: (exchange: Exchange) => Promise<T>,
+  ): Promise<T> {
+    const key = setupKey([ctx.baseUrl, secrets]);
+    const idle = pool.take(key);
+    if (idle) armExchange(idle, ctx.signal);
+    const exchange = idle ?? (await exchangeFor(ctx, secrets));
+    try {
+      return await work(exchange);
+    } finally {
+      pool.give(key, exchange);
+    }
   }
 
   /**
@@ -172,19 +195,27 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     return found ? toOrderResponse(found) : null;
   }
 
-  /** A ready exchange of the connection, its markets loaded (lookups and cancels name no symbol). */
-  async function loaded(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<Exchange> {
+  /** `work` on an exchange of the connection, its markets loaded (lookups and cancels name no symbol). */
+  async function withLoaded<T>(
+    ctx: BrokerContext,
+    session: BrokerSession,
+    accountId: string,
+    work: (exchange: Exchange) => Promise<T>,
+  ): Promise<T> {
     checkAccount(session, accountId);
-    const exchange = await exchangeFor(ctx, session.secrets);
-    await marketsOn(exchange, ctx, session.secrets);
-    return exchange;
+    return withExchange(ctx, session.secrets, async (exchange) => {
+      await marketsOn(exchange, ctx, session.secrets);
+      return work(exchange);
+    });
   }
 
   const findByClientId: Broker['findByClientId'] = async (ctx, session, accountId, clientOrderId) =>
-    existing(await loaded(ctx, session, accountId), clientOrderId);
+    withLoaded(ctx, session, accountId, (exchange) => existing(exchange, clientOrderId));
 
   const listRecentOrders: Broker['listRecentOrders'] = async (ctx, session, query) => {
-    const found = await existing(await loaded(ctx, session, query.accountId), query.clientOrderId, query.from);
+    const found = await withLoaded(ctx, session, query.accountId, (exchange) =>
+      existing(exchange, query.clientOrderId, query.from),
+    );
     return found ? [{ order: found, match: 'id' }] : [];
   };
 
@@ -282,9 +313,10 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   // bid/ask midpoint; an unknown symbol is refused as an order for it would be.
   const lastPrice: Broker['lastPrice'] = async (ctx, session, accountId, symbol) => {
     checkAccount(session, accountId);
-    const exchange = await exchangeFor(ctx, session.secrets);
-    const market = await marketFor(exchange, ctx, session, symbol);
-    const ticker = await call(exchange, () => exchange.fetchTicker(market.symbol));
+    const ticker = await withExchange(ctx, session.secrets, async (exchange) => {
+      const market = await marketFor(exchange, ctx, session, symbol);
+      return call(exchange, () => exchange.fetchTicker(market.symbol));
+    });
     if (typeof ticker.last === 'number' && ticker.last > 0) return ticker.last;
     const { bid, ask } = ticker;
     return typeof bid === 'number' && typeof ask === 'number' && bid > 0 && ask > 0 ? (bid + ask) / 2 : null;
@@ -301,10 +333,11 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
 
     async connect(ctx, input) {
       const secrets = { ...input.credentials };
-      const exchange = await exchangeFor(ctx, secrets);
-      // fetchBalance loads the markets first: the shared list, so the first order finds it held.
-      await marketsOn(exchange, ctx, secrets);
-      const balances = await call(exchange, () => exchange.fetchBalance());
+      const balances = await withExchange(ctx, secrets, async (exchange) => {
+        // fetchBalance loads the markets first: the shared list, so the first order finds it held.
+        await marketsOn(exchange, ctx, secrets);
+        return call(exchange, () => exchange.fetchBalance());
+      });
       const holdings = toHoldings(balances, [], venue.positions === true);
       return {
         secrets,
@@ -330,54 +363,58 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     async placeOrder(ctx, session, input) {
       checkAccount(session, input.accountId);
       const { order, clientOrderId } = input;
-      const exchange = await exchangeFor(ctx, session.secrets);
-      const market = await marketFor(exchange, ctx, session, order.symbol, order.extra);
-      if (order.action === 'close') return close(exchange, market, closeQuantity(order), clientOrderId);
-      if (order.action === 'cancel') {
-        const { length } = await cancelOpen(exchange, market);
-        return { id: clientOrderId, status: 'canceled', status_description: `${length} open orders canceled` };
-      }
-      const built = venue.orderArgs(order, market, clientOrderId);
-      const args = limitOnTick(exchange, market, venue.onMarket?.(exchange, market, built) ?? built);
-      // A cash quantity (`cost`) is in the quote currency: the base lot size says nothing of it.
-      if (args.params.cost === undefined) checkLot(exchange, market, args.amount);
-      try {
-        const placed = await exchange.createOrder(
-          market.symbol,
-          args.type,
-          args.side,
-          args.amount,
-          args.price,
-          args.params,
-        );
-        return answerOf(placed);
-      } catch (error) {
-        const mapped = toBrokerError(error, mapping, true, lastAnswerOf(exchange));
-        if (mapped.kind !== 'DuplicateOrder') throw mapped;
-        // The client order id was used already: that order is the answer, nothing new is placed.
-        // A lookup that fails proves nothing of it: the duplicate stands (an order may exist, the
-        // outcome is unknown), never a refusal that would say nothing was placed.
-        const found = await existing(exchange, clientOrderId).catch(() => null);
-        if (found) return found;
-        throw mapped;
-      }
+      return withExchange(ctx, session.secrets, async (exchange) => {
+        const market = await marketFor(exchange, ctx, session, order.symbol, order.extra);
+        if (order.action === 'close') return close(exchange, market, closeQuantity(order), clientOrderId);
+        if (order.action === 'cancel') {
+          const { length } = await cancelOpen(exchange, market);
+          return { id: clientOrderId, status: 'canceled', status_description: `${length} open orders canceled` };
+        }
+        const built = venue.orderArgs(order, market, clientOrderId);
+        const args = limitOnTick(exchange, market, venue.onMarket?.(exchange, market, built) ?? built);
+        // A cash quantity (`cost`) is in the quote currency: the base lot size says nothing of it.
+        if (args.params.cost === undefined) checkLot(exchange, market, args.amount);
+        try {
+          const placed = await exchange.createOrder(
+            market.symbol,
+            args.type,
+            args.side,
+            args.amount,
+            args.price,
+            args.params,
+          );
+          return answerOf(placed);
+        } catch (error) {
+          const mapped = toBrokerError(error, mapping, true, lastAnswerOf(exchange));
+          if (mapped.kind !== 'DuplicateOrder') throw mapped;
+          // The client order id was used already: that order is the answer, nothing new is placed.
+          // A lookup that fails proves nothing of it: the duplicate stands (an order may exist, the
+          // outcome is unknown), never a refusal that would say nothing was placed.
+          const found = await existing(exchange, clientOrderId).catch(() => null);
+          if (found) return found;
+          throw mapped;
+        }
+      });
     },
 
     async cancelOrder(ctx, session, target) {
-      const exchange = await loaded(ctx, session, target.accountId);
+      // The order's id first: finding it by ours takes an exchange of its own.
       const orderId = await orderIdToCancel(broker, ctx, session, target);
-      await call(
-        exchange,
-        () => (venue.cancel ? venue.cancel(exchange, orderId) : exchange.cancelOrder(orderId)),
-        false,
-        true,
+      await withLoaded(ctx, session, target.accountId, (exchange) =>
+        call(
+          exchange,
+          () => (venue.cancel ? venue.cancel(exchange, orderId) : exchange.cancelOrder(orderId)),
+          false,
+          true,
+        ),
       );
     },
 
     async closePosition(ctx, session, accountId, symbol) {
       checkAccount(session, accountId);
-      const exchange = await exchangeFor(ctx, session.secrets);
-      return close(exchange, await marketFor(exchange, ctx, session, symbol));
+      return withExchange(ctx, session.secrets, async (exchange) =>
+        close(exchange, await marketFor(exchange, ctx, session, symbol)),
+      );
     },
 
     ...(descriptor.has.findOrderByClientId ? { findByClientId } : {}),
@@ -385,21 +422,23 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     ...(descriptor.has.lastPrice ? { lastPrice } : {}),
 
     async findByBrokerId(ctx, session, accountId, orderId) {
-      const exchange = await loaded(ctx, session, accountId);
-      try {
-        return toOrderResponse(await exchange.fetchOrder(orderId));
-      } catch (error) {
-        const mapped = toBrokerError(error, mapping, false, lastAnswerOf(exchange));
-        if (mapped.kind === 'OrderNotFound') return null;
-        throw mapped;
-      }
+      return withLoaded(ctx, session, accountId, async (exchange) => {
+        try {
+          return toOrderResponse(await exchange.fetchOrder(orderId));
+        } catch (error) {
+          const mapped = toBrokerError(error, mapping, false, lastAnswerOf(exchange));
+          if (mapped.kind === 'OrderNotFound') return null;
+          throw mapped;
+        }
+      });
     },
 
     async getHoldings(ctx, session, accountId) {
-      const exchange = await loaded(ctx, session, accountId);
-      const balances = await call(exchange, () => exchange.fetchBalance());
-      const positions = venue.positions ? await call(exchange, () => exchange.fetchPositions()) : [];
-      return toHoldings(balances, positions, venue.positions === true);
+      return withLoaded(ctx, session, accountId, async (exchange) => {
+        const balances = await call(exchange, () => exchange.fetchBalance());
+        const positions = venue.positions ? await call(exchange, () => exchange.fetchPositions()) : [];
+        return toHoldings(balances, positions, venue.positions === true);
+      });
     },
   };
   return broker;

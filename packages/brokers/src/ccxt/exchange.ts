@@ -88,6 +88,12 @@ function fetchWithSignal(signal: AbortSignal | undefined, onAnswer: (answer: Las
   };
 }
 
+/** Readies an exchange for a call: the call's abort signal on its requests, no last answer yet. */
+export function armExchange(exchange: Exchange, signal: AbortSignal | undefined): void {
+  lastAnswer.delete(exchange);
+  exchange.fetchImplementation = fetchWithSignal(signal, (answer) => lastAnswer.set(exchange, answer));
+}
+
 export async function createExchange(classOf: ExchangeClassOf, setup: ExchangeSetup): Promise<Exchange> {
   const Class = classOf(await loadCcxt());
   const exchange = new Class({
@@ -97,7 +103,7 @@ export async function createExchange(classOf: ExchangeClassOf, setup: ExchangeSe
     // Never resend a request: a resent order could be a second order.
     options: { maxRetriesOnFailure: 0, ...setup.options },
   });
-  exchange.fetchImplementation = fetchWithSignal(setup.signal, (answer) => lastAnswer.set(exchange, answer));
+  armExchange(exchange, setup.signal);
   // Markets come from the exchange's market list alone; currencies endpoints are not needed.
   if (!setup.currencies) exchange.has.fetchCurrencies = false;
   if (setup.sandbox) exchange.setSandboxMode(true);
