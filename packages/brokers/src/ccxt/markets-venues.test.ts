@@ -37,19 +37,34 @@ afterEach(async () => {
   await Promise.all(fakes.splice(0).map((fake) => fake.close()));
 });
 
+/** The venue's broker on its fake: connect, warm, and how many times its list was fetched. */
+async function started(create: () => CcxtBroker, start: StartProtocolFake, listPath: string) {
+  const fake = await start();
+  fakes.push(fake);
+  const broker = create();
+  const ctx = context(String(fake.config.baseUrl));
+  return {
+    fake,
+    connect: () => broker.connect(ctx, { credentials: fake.credentials('') }),
+    warm: () => broker.warm?.(ctx),
+    fetched: () => fake.requests().filter((r) => r.method === 'GET' && r.path === listPath).length,
+  };
+}
+
+/** How many fetches of the list one load is (three for Coinbase's product types), after `load` made one. */
+async function fetchesPerLoad(load: () => Promise<unknown>, fetched: () => number): Promise<number> {
+  await load();
+  const perLoad = fetched();
+  expect(perLoad).toBeGreaterThan(0);
+  return perLoad;
+}
+
 describe('an aged market list at each ccxt venue', () => {
   it.each(VENUES)(
     '%s: serves while it is loaded again in the background, without credentials, and is then held',
     async (_title, create, start, listPath) => {
-      const fake = await start();
-      fakes.push(fake);
-      const broker = create();
-      const ctx = context(String(fake.config.baseUrl));
-      const connect = () => broker.connect(ctx, { credentials: fake.credentials('') });
-      const fetched = () => fake.requests().filter((r) => r.method === 'GET' && r.path === listPath).length;
-      await connect();
-      const perLoad = fetched();
-      expect(perLoad).toBeGreaterThan(0);
+      const { fake, connect, fetched } = await started(create, start, listPath);
+      const perLoad = await fetchesPerLoad(connect, fetched);
       vi.setSystemTime(Date.now() + MARKETS_TTL_MS + 1_000);
       // The aged list serves the connect while its reload fails (before, the connect failed).
       fake.answerNext({ method: 'GET', path: listPath, status: 503, body: 'Service Unavailable' });
@@ -71,15 +86,9 @@ describe('an aged market list at each ccxt venue', () => {
   it.each(VENUES)(
     '%s: warm() loads it ahead, without credentials, for the first connect',
     async (_title, create, start, listPath) => {
-      const fake = await start();
-      fakes.push(fake);
-      const broker = create();
-      const ctx = context(String(fake.config.baseUrl));
-      const fetched = () => fake.requests().filter((r) => r.method === 'GET' && r.path === listPath).length;
-      await broker.warm?.(ctx);
-      const perLoad = fetched();
-      expect(perLoad).toBeGreaterThan(0);
-      await broker.connect(ctx, { credentials: fake.credentials('') });
+      const { connect, warm, fetched } = await started(create, start, listPath);
+      const perLoad = await fetchesPerLoad(warm, fetched);
+      await connect();
       expect(fetched()).toBe(perLoad);
     },
   );
