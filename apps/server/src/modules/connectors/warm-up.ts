@@ -31,13 +31,14 @@ export async function warmBrokerAdapters(services: Services, signal?: AbortSigna
         log.warn({ err: error, broker: name }, 'broker adapter failed to load');
         return undefined;
       }
+      if (!broker) return undefined;
       // Its first call loads what this could not (the exchange unreachable now).
-      await broker?.warm?.(brokerContextFor(services, broker, signal)).catch((error: unknown) => {
+      await broker.warm?.(brokerContextFor(services, broker, signal)).catch((error: unknown) => {
         // The broker's words, not a stack: an exchange out of reach is expected now and then.
         const reason = error instanceof Error ? error.message : String(error);
         if (!signal?.aborted) log.warn({ broker: name, reason }, 'broker not warmed');
       });
-      return broker ? name : undefined;
+      return name;
     }),
   );
   const done = loaded.filter((name): name is string => name !== undefined);
